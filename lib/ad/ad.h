@@ -1,0 +1,112 @@
+/* ad.h - the reverse-mode AD engine's internal interface: the per-module
+ * context, the per-gradient generator state, and the sweeps.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#ifndef ZY_AD_AD_H
+#define ZY_AD_AD_H
+
+#include <llvm-c/Core.h>
+
+#include "analysis/activity.h"
+#include "llvm/glue.h"
+#include "support/diag.h"
+#include "support/vec.h"
+
+/* What is differentiated about one function: which arguments are active,
+ * whether its return value is.  One gradient is generated per distinct
+ * (function, signature) and reused. */
+typedef struct ZySig {
+  unsigned long long active_args; /* bit i: argument i is active        */
+  int active_ret;                 /* the return value carries an adjoint */
+} ZySig;
+
+/* Per-module state. */
+typedef struct ZyModule {
+  LLVMModuleRef mod;
+  LLVMContextRef ctx;
+  ZyVec grads; /* ZyGradEntry*: generated gradients, for reuse */
+} ZyModule;
+
+/* A gradient function.  Its parameters are the primal's, followed by the
+ * adjoint of the return value when sig.active_ret; it returns a literal
+ * struct holding the adjoints of the active arguments in order (or void
+ * when there are none). */
+typedef struct ZyGradEntry {
+  LLVMValueRef fn;   /* the user's function     */
+  ZySig sig;
+  LLVMValueRef grad; /* the generated gradient  */
+  int failed;
+} ZyGradEntry;
+
+/* Returns the gradient of `fn` for `sig`, generating it on first request
+ * (recursion is fine: the entry exists before its body).  NULL after an
+ * error has been reported. */
+LLVMValueRef zy_gradient(ZyModule *zm, LLVMValueRef fn, ZySig sig);
+
+/* The struct type a gradient returns for `fn` and `sig` (void if empty). */
+LLVMTypeRef zy_gradient_return_type(LLVMValueRef fn, ZySig sig);
+
+/* --- State of one gradient under construction --------------------------- */
+
+typedef struct ZyGen {
+  ZyModule *zm;
+  LLVMValueRef user;   /* the user's function, for names and errors      */
+  LLVMValueRef primal; /* its preprocessed clone, which is differentiated */
+  LLVMValueRef grad;   /* the gradient being built                       */
+  ZySig sig;
+  ZyActivity *act;
+  ZyDomTree *dt;       /* dominators of the primal                        */
+  ZyVec rets;          /* primal blocks ending in `ret`                  */
+  ZyMap preds;         /* primal block -> ZyVec* of distinct preds       */
+  ZyMap domrets;       /* primal blocks that dominate every `ret`        */
+  ZyMap vmap;          /* primal value/block -> forward value/block      */
+  ZyMap adjoint;       /* primal value -> alloca holding its adjoint      */
+  ZyMap cache;         /* forward value -> alloca caching it for reverse */
+  ZyMap rblock;        /* primal block -> its reverse block              */
+  ZyMap predidx;       /* primal block -> forward phi naming the pred    */
+  LLVMBasicBlockRef allocas; /* gradient's entry block, holds the slots  */
+  LLVMBuilderRef b;    /* positioned in the reverse sweep                */
+  LLVMValueRef cur;    /* primal instruction being reversed (for errors) */
+} ZyGen;
+
+/* The distinct predecessors of primal block `bb`, in a fixed order. */
+ZyVec *zy_preds(ZyGen *g, LLVMBasicBlockRef bb);
+
+/* forward.c: copies the primal body into the gradient. */
+int zy_forward_sweep(ZyGen *g);
+
+/* reverse.c: emits the reverse blocks; returns 0 or -1. */
+int zy_reverse_sweep(ZyGen *g);
+
+/* The value of primal value `v` usable at the reverse builder's position:
+ * constants as they are, forward values directly when they dominate the
+ * reverse sweep, otherwise reloaded from a cache slot filled in the
+ * forward sweep. */
+LLVMValueRef zy_lookup(ZyGen *g, LLVMValueRef v);
+
+/* Adds `delta` to the adjoint of primal value `v` (no-op when `v` is not
+ * active, e.g. a constant). */
+void zy_add_adjoint(ZyGen *g, LLVMValueRef v, LLVMValueRef delta);
+
+/* How an adjoint is added into memory.  All accumulation goes through
+ * zy_accumulate, so parallel targets choose their strategy in one place. */
+typedef enum ZyAccKind {
+  ZY_ACC_PLAIN,  /* load, add, store: memory private to this thread */
+  ZY_ACC_ATOMIC, /* atomicrmw fadd: memory shared between threads   */
+} ZyAccKind;
+
+/* Emits `*ptr += delta` for a value of `delta`'s type (float, vector of
+ * float, or aggregate of those; non-float members are left alone). */
+void zy_accumulate(ZyGen *g, LLVMValueRef ptr, LLVMValueRef delta,
+                   ZyAccKind kind);
+
+/* Reverse of one instruction family.  Each returns 0, or -1 after
+ * reporting an error.  `d` is the adjoint of the instruction's result. */
+int zy_reverse_arith(ZyGen *g, LLVMValueRef inst, LLVMValueRef d);
+int zy_reverse_aggregate(ZyGen *g, LLVMValueRef inst, LLVMValueRef d);
+int zy_reverse_call(ZyGen *g, LLVMValueRef inst, LLVMValueRef d);
+
+/* Report an error about the instruction being reversed. */
+#define ZY_GEN_ERROR(g, kind, hint, ...)                                       \
+  zy_error(kind, (g)->user, (g)->cur, hint, __VA_ARGS__)
+
+#endif

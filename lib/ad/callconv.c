@@ -1,0 +1,254 @@
+/* callconv.c - lowers __enzyme_autodiff(fn, [marker,] arg, ...) calls.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include "callconv.h"
+
+#include "irutil.h"
+
+#include <llvm-c/Target.h>
+#include <string.h>
+
+typedef enum Marker { M_NONE, M_CONST, M_OUT, M_DUP, M_DUPNONEED, M_OTHER } Marker;
+
+/* A marker is the global `enzyme_<kind>` itself or a load from it. */
+static Marker marker_of(LLVMValueRef a, const char **name) {
+  LLVMValueRef gv = a;
+  if (LLVMIsALoadInst(a))
+    gv = LLVMGetOperand(a, 0);
+  if (!LLVMIsAGlobalVariable(gv))
+    return M_NONE;
+  *name = LLVMGetValueName(gv);
+  if (strncmp(*name, "enzyme_", 7))
+    return M_NONE;
+  const char *k = *name + 7;
+  return !strcmp(k, "const")       ? M_CONST
+         : !strcmp(k, "out")       ? M_OUT
+         : !strcmp(k, "dup")       ? M_DUP
+         : !strcmp(k, "dupnoneed") ? M_DUPNONEED
+                                   : M_OTHER;
+}
+
+/* The function named by the first argument, through casts and aliases. */
+static LLVMValueRef target_function(LLVMValueRef v) {
+  for (int depth = 0; v && depth < 8; depth++) {
+    if (LLVMIsAFunction(v))
+      return v;
+    if (LLVMIsAGlobalAlias(v))
+      v = LLVMAliasGetAliasee(v);
+    else if (LLVMIsAConstantExpr(v) || LLVMIsABitCastInst(v) ||
+             LLVMIsAAddrSpaceCastInst(v))
+      v = LLVMGetOperand(v, 0);
+    else
+      return NULL;
+  }
+  return NULL;
+}
+
+/* Converts a variadic argument to the parameter type: C promotes float
+ * to double and small integers to int when calling a variadic function. */
+static LLVMValueRef convert_arg(LLVMBuilderRef b, LLVMValueRef a,
+                                LLVMTypeRef want) {
+  LLVMTypeRef have = LLVMTypeOf(a);
+  if (have == want)
+    return a;
+  LLVMTypeKind hk = LLVMGetTypeKind(have), wk = LLVMGetTypeKind(want);
+  if (hk == LLVMDoubleTypeKind &&
+      (wk == LLVMFloatTypeKind || wk == LLVMHalfTypeKind ||
+       wk == LLVMBFloatTypeKind))
+    return LLVMBuildFPTrunc(b, a, want, "");
+  if (hk == LLVMIntegerTypeKind && wk == LLVMIntegerTypeKind &&
+      LLVMGetIntTypeWidth(have) > LLVMGetIntTypeWidth(want))
+    return LLVMBuildTrunc(b, a, want, "");
+  return NULL;
+}
+
+typedef struct Lowering {
+  ZyModule *zm;
+  LLVMValueRef call, fn;
+  LLVMBuilderRef b;
+  ZySig sig;
+  LLVMValueRef args[65];
+  unsigned nargs;
+} Lowering;
+
+/* Reads the arguments after the function: markers and values. */
+static int read_arguments(Lowering *l, unsigned first) {
+  LLVMTypeRef fty = LLVMGlobalGetValueType(l->fn);
+  unsigned nparams = LLVMCountParamTypes(fty);
+  LLVMTypeRef params[64];
+  if (nparams > 63)
+    return zy_error(ZY_ERR_BAD_CALL, l->fn, l->call, NULL,
+                    "functions with more than 63 parameters are not "
+                    "supported");
+  LLVMGetParamTypes(fty, params);
+  unsigned n = LLVMGetNumArgOperands(l->call);
+  for (unsigned k = first; k < n; k++) {
+    LLVMValueRef a = LLVMGetOperand(l->call, k);
+    const char *mname = NULL;
+    Marker m = marker_of(a, &mname);
+    if (m != M_NONE) {
+      if (m == M_OTHER || m == M_DUP || m == M_DUPNONEED)
+        return zy_error(ZY_ERR_BAD_MARKER, l->fn, l->call,
+                        m == M_OTHER ? NULL
+                                     : "pointer arguments are not supported "
+                                       "yet; pass them with enzyme_const",
+                        "marker '%s' is not supported", mname);
+      if (++k >= n)
+        return zy_error(ZY_ERR_BAD_MARKER, l->fn, l->call, NULL,
+                        "marker '%s' is not followed by an argument", mname);
+      a = LLVMGetOperand(l->call, k);
+    }
+    unsigned p = l->nargs;
+    if (p >= nparams)
+      return zy_error(ZY_ERR_BAD_CALL, l->fn, l->call, NULL,
+                      "too many arguments: '%s' takes %u",
+                      LLVMGetValueName(l->fn), nparams);
+    LLVMValueRef v = convert_arg(l->b, a, params[p]);
+    if (!v) {
+      char *have = LLVMPrintTypeToString(LLVMTypeOf(a));
+      char *want = LLVMPrintTypeToString(params[p]);
+      zy_error(ZY_ERR_BAD_CALL, l->fn, l->call, NULL,
+               "argument %u has type %s but parameter %u of '%s' has type %s",
+               p + 1, have, p + 1, LLVMGetValueName(l->fn), want);
+      LLVMDisposeMessage(have);
+      LLVMDisposeMessage(want);
+      return -1;
+    }
+    LLVMTypeKind pk = LLVMGetTypeKind(params[p]);
+    int fp = zy_type_differentiable(params[p]);
+    if (m == M_OUT && !fp)
+      return zy_error(ZY_ERR_BAD_MARKER, l->fn, l->call, NULL,
+                      "enzyme_out marks argument %u, which is not a "
+                      "floating-point value", p + 1);
+    if (m == M_NONE && pk == LLVMPointerTypeKind)
+      return zy_error(ZY_ERR_UNSUPPORTED, l->fn, l->call,
+                      "mark the argument enzyme_const if no derivative flows "
+                      "through the memory it points to",
+                      "pointer argument %u would need a shadow (enzyme_dup); "
+                      "pointer arguments are not supported yet", p + 1);
+    if (fp && m != M_CONST)
+      l->sig.active_args |= 1ull << p;
+    l->args[l->nargs++] = v;
+  }
+  if (l->nargs != nparams)
+    return zy_error(ZY_ERR_BAD_CALL, l->fn, l->call, NULL,
+                    "too few arguments: '%s' takes %u, the call passes %u",
+                    LLVMGetValueName(l->fn), nparams, l->nargs);
+  return 0;
+}
+
+/* Stores the gradient struct `g` into the user's return type: its fields
+ * at their natural C offsets (as a struct of those types would have
+ * them), into the sret buffer `out` or into a value of type `rt`. */
+static int pack_result(Lowering *l, LLVMValueRef grads, LLVMTypeRef rt,
+                       LLVMValueRef out) {
+  LLVMBuilderRef b = l->b;
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(l->zm->mod);
+  LLVMTypeRef gt = LLVMTypeOf(grads);
+  int none = LLVMGetTypeKind(gt) == LLVMVoidTypeKind;
+  unsigned k = none ? 0 : LLVMCountStructElementTypes(gt);
+  if (!out && LLVMGetTypeKind(rt) == LLVMVoidTypeKind) {
+    if (k)
+      return zy_error(ZY_ERR_BAD_RETURN, l->fn, l->call,
+                      "declare __enzyme_autodiff to return double, or a "
+                      "struct of one field per active argument",
+                      "the call returns void but there are %u gradients", k);
+    return 0;
+  }
+  if (k == 1 && !out && zy_type_differentiable(rt) &&
+      LLVMGetTypeKind(rt) != LLVMStructTypeKind &&
+      LLVMGetTypeKind(rt) != LLVMVectorTypeKind) {
+    LLVMValueRef d = LLVMBuildExtractValue(b, grads, 0, "");
+    LLVMValueRef r = d;
+    if (LLVMTypeOf(d) != rt)
+      r = LLVMBuildFPCast(b, d, rt, "");
+    LLVMReplaceAllUsesWith(l->call, r);
+    return 0;
+  }
+  unsigned long long need = none ? 0 : LLVMABISizeOfType(td, gt);
+  unsigned long long have = LLVMABISizeOfType(td, rt);
+  if (need > have) {
+    char *s = LLVMPrintTypeToString(rt);
+    zy_error(ZY_ERR_BAD_RETURN, l->fn, l->call,
+             "declare a struct with one field per active argument, in "
+             "argument order",
+             "the declared return type (%s, %llu bytes) cannot hold the %u "
+             "gradients (%llu bytes)", s, have, k, need);
+    LLVMDisposeMessage(s);
+    return -1;
+  }
+  LLVMValueRef buf = out;
+  if (!buf) {
+    LLVMBuilderRef eb = LLVMCreateBuilderInContext(l->zm->ctx);
+    LLVMValueRef caller = LLVMGetBasicBlockParent(LLVMGetInstructionParent(l->call));
+    LLVMPositionBuilderBefore(eb, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(caller)));
+    buf = LLVMBuildAlloca(eb, rt, "zymase.gradients");
+    LLVMDisposeBuilder(eb);
+    LLVMBuildStore(b, LLVMConstNull(rt), buf);
+  }
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(l->zm->ctx);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(l->zm->ctx);
+  for (unsigned f = 0; f < k; f++) {
+    LLVMValueRef off = LLVMConstInt(i64, LLVMOffsetOfElement(td, gt, f), 0);
+    LLVMValueRef p = LLVMBuildGEP2(b, i8, buf, &off, 1, "");
+    LLVMBuildStore(b, LLVMBuildExtractValue(b, grads, f, ""), p);
+  }
+  if (!out)
+    LLVMReplaceAllUsesWith(l->call, LLVMBuildLoad2(b, rt, buf, ""));
+  return 0;
+}
+
+static int lower(Lowering *l) {
+  LLVMValueRef call = l->call;
+  unsigned n = LLVMGetNumArgOperands(call), first = 0;
+  LLVMValueRef out = NULL;
+  LLVMTypeRef rt = LLVMTypeOf(call);
+  unsigned sret = LLVMGetEnumAttributeKindForName("sret", 4);
+  LLVMAttributeRef sa = n ? LLVMGetCallSiteEnumAttribute(call, 1, sret) : NULL;
+  if (sa) {
+    out = LLVMGetOperand(call, 0);
+    rt = LLVMGetTypeAttributeValue(sa);
+    first = 1;
+  }
+  LLVMValueRef caller = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
+  l->fn = first < n ? target_function(LLVMGetOperand(call, first)) : NULL;
+  if (!l->fn)
+    return zy_error(ZY_ERR_BAD_CALL, caller, call,
+                    "pass the function itself: __enzyme_autodiff((void*)f, ...)",
+                    "the first argument of %s is not a function",
+                    LLVMGetValueName(LLVMGetCalledValue(call)));
+  if (LLVMIsDeclaration(l->fn))
+    return zy_error(ZY_ERR_BAD_CALL, l->fn, call,
+                    "define the function in the same translation unit",
+                    "the function has no body here");
+  if (read_arguments(l, first + 1))
+    return -1;
+  LLVMTypeRef fret = LLVMGetReturnType(LLVMGlobalGetValueType(l->fn));
+  if (zy_type_differentiable(fret)) {
+    LLVMTypeKind k = LLVMGetTypeKind(fret);
+    if (k == LLVMStructTypeKind || k == LLVMArrayTypeKind ||
+        k == LLVMVectorTypeKind)
+      return zy_error(ZY_ERR_BAD_RETURN, l->fn, call, NULL,
+                      "the function returns an aggregate; __enzyme_autodiff "
+                      "needs a scalar floating-point result to seed");
+    l->sig.active_ret = 1;
+    l->args[l->nargs++] = zy_const_fp(fret, 1.0);
+  }
+  LLVMValueRef grad = zy_gradient(l->zm, l->fn, l->sig);
+  if (!grad)
+    return -1;
+  LLVMValueRef grads = LLVMBuildCall2(l->b, LLVMGlobalGetValueType(grad), grad,
+                                      l->args, l->nargs, "");
+  if (pack_result(l, grads, rt, out))
+    return -1;
+  LLVMInstructionEraseFromParent(call);
+  return 0;
+}
+
+int zy_lower_autodiff_call(ZyModule *zm, LLVMValueRef call) {
+  Lowering l = {.zm = zm, .call = call};
+  l.b = LLVMCreateBuilderInContext(zm->ctx);
+  LLVMPositionBuilderBefore(l.b, call);
+  int r = lower(&l);
+  LLVMDisposeBuilder(l.b);
+  return r;
+}

@@ -1,0 +1,96 @@
+/* forward.c - the forward sweep: a copy of the primal body in the
+ * gradient, with each `ret` turned into the seeding of the return adjoint
+ * and a jump into the reverse sweep.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include "ad.h"
+
+#include <string.h>
+
+static int is_debug_intrinsic(LLVMValueRef inst) {
+  LLVMValueRef callee = LLVMIsACallInst(inst) ? LLVMGetCalledValue(inst) : 0;
+  return callee && LLVMIsAFunction(callee) &&
+         !strncmp(LLVMGetValueName(callee), "llvm.dbg.", 9);
+}
+
+static LLVMValueRef map(ZyGen *g, LLVMValueRef v) {
+  LLVMValueRef m = zy_map_get(&g->vmap, v);
+  return m ? m : v; /* constants and globals map to themselves */
+}
+
+/* `ret v` becomes: adjoint(v) += dret; br reverse.<block>. */
+static void lower_return(ZyGen *g, LLVMBasicBlockRef bb, LLVMValueRef ret) {
+  if (g->sig.active_ret && LLVMGetNumOperands(ret) == 1) {
+    LLVMValueRef dret = LLVMGetLastParam(g->grad);
+    zy_add_adjoint(g, LLVMGetOperand(ret, 0), dret);
+  }
+  LLVMBuildBr(g->b, zy_map_get(&g->rblock, bb));
+}
+
+/* A block with several predecessors records which one it was entered
+ * from, so the reverse sweep can go back the same way. */
+static void record_predecessor(ZyGen *g, LLVMBasicBlockRef bb) {
+  ZyVec *preds = zy_preds(g, bb);
+  if (preds->len < 2)
+    return;
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(g->zm->ctx);
+  LLVMValueRef phi = LLVMBuildPhi(g->b, i32, "zymase.from");
+  for (size_t k = 0; k < preds->len; k++) {
+    LLVMValueRef idx = LLVMConstInt(i32, k, 0);
+    LLVMBasicBlockRef from = zy_map_get(&g->vmap, preds->data[k]);
+    LLVMAddIncoming(phi, &idx, &from, 1);
+  }
+  zy_map_put(&g->predidx, bb, phi);
+}
+
+int zy_forward_sweep(ZyGen *g) {
+  unsigned n = LLVMCountParams(g->primal);
+  for (unsigned i = 0; i < n; i++)
+    zy_map_put(&g->vmap, LLVMGetParam(g->primal, i), LLVMGetParam(g->grad, i));
+
+  /* Copy instructions; operands still name primal values. */
+  ZyVec copies = {0}, phis = {0};
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->primal); bb;
+       bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMPositionBuilderAtEnd(g->b, zy_map_get(&g->vmap, bb));
+    record_predecessor(g, bb);
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      const char *name = LLVMGetValueName(i);
+      if (LLVMGetInstructionOpcode(i) == LLVMRet) {
+        lower_return(g, bb, i);
+      } else if (LLVMIsAPHINode(i)) {
+        zy_map_put(&g->vmap, i, LLVMBuildPhi(g->b, LLVMTypeOf(i), name));
+        zy_vec_push(&phis, i);
+      } else if (!is_debug_intrinsic(i)) {
+        LLVMValueRef c = LLVMInstructionClone(i);
+        LLVMInsertIntoBuilderWithName(g->b, c, name);
+        zy_map_put(&g->vmap, i, c);
+        zy_vec_push(&copies, i);
+      }
+    }
+  }
+
+  /* Point operands at the copies. */
+  for (size_t k = 0; k < copies.len; k++) {
+    LLVMValueRef i = copies.data[k], c = zy_map_get(&g->vmap, i);
+    int nops = LLVMGetNumOperands(c);
+    for (int o = 0; o < nops; o++) {
+      LLVMValueRef op = LLVMGetOperand(c, o);
+      if (op && zy_map_has(&g->vmap, op))
+        LLVMSetOperand(c, o, zy_map_get(&g->vmap, op));
+    }
+  }
+  for (size_t k = 0; k < phis.len; k++) {
+    LLVMValueRef p = phis.data[k], c = zy_map_get(&g->vmap, p);
+    unsigned m = LLVMCountIncoming(p);
+    for (unsigned j = 0; j < m; j++) {
+      LLVMValueRef v = map(g, LLVMGetIncomingValue(p, j));
+      LLVMBasicBlockRef from =
+          zy_map_get(&g->vmap, LLVMGetIncomingBlock(p, j));
+      LLVMAddIncoming(c, &v, &from, 1);
+    }
+  }
+  zy_vec_free(&copies);
+  zy_vec_free(&phis);
+  return 0;
+}

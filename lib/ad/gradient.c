@@ -1,0 +1,282 @@
+/* gradient.c - generates the gradient of one function: the steps, in
+ * order, are listed in build_gradient().
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include "ad.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *const YES = (void *)1;
+
+LLVMTypeRef zy_gradient_return_type(LLVMValueRef fn, ZySig sig) {
+  LLVMTypeRef fty = LLVMGlobalGetValueType(fn);
+  unsigned n = LLVMCountParamTypes(fty), k = 0;
+  LLVMTypeRef params[64], fields[64];
+  LLVMGetParamTypes(fty, params);
+  for (unsigned i = 0; i < n && i < 64; i++)
+    if (sig.active_args >> i & 1)
+      fields[k++] = params[i];
+  LLVMContextRef c = LLVMGetTypeContext(fty);
+  return k ? LLVMStructTypeInContext(c, fields, k, 0) : LLVMVoidTypeInContext(c);
+}
+
+/* The gradient's declaration: primal parameters, then the return
+ * adjoint; returns the argument adjoints. */
+static LLVMValueRef declare_gradient(LLVMValueRef fn, ZySig sig) {
+  LLVMTypeRef fty = LLVMGlobalGetValueType(fn);
+  unsigned n = LLVMCountParamTypes(fty);
+  LLVMTypeRef params[65];
+  LLVMGetParamTypes(fty, params);
+  if (sig.active_ret)
+    params[n++] = LLVMGetReturnType(fty);
+  LLVMTypeRef gty =
+      LLVMFunctionType(zy_gradient_return_type(fn, sig), params, n, 0);
+  char name[256];
+  snprintf(name, sizeof name, "__zymase_grad.%s.%llx%s",
+           LLVMGetValueName(fn), sig.active_args, sig.active_ret ? "r" : "");
+  LLVMValueRef g = LLVMAddFunction(LLVMGetGlobalParent(fn), name, gty);
+  LLVMSetLinkage(g, LLVMInternalLinkage);
+  return g;
+}
+
+/* Step 1: a clone of the user's function, simplified by the pre-AD
+ * pipeline.  optnone/noinline are removed so -O0 input is simplified. */
+static LLVMValueRef preprocess(LLVMValueRef fn) {
+  char name[256];
+  snprintf(name, sizeof name, "%s.zymase.primal", LLVMGetValueName(fn));
+  LLVMValueRef p = zy_llvm_clone_function(fn, name);
+  static const char *const drop[] = {"optnone", "noinline"};
+  for (int i = 0; i < 2; i++) {
+    unsigned kind = LLVMGetEnumAttributeKindForName(drop[i], strlen(drop[i]));
+    LLVMRemoveEnumAttributeAtIndex(p, LLVMAttributeFunctionIndex, kind);
+  }
+  if (zy_opt_preopt())
+    zy_llvm_simplify_function(p, 2);
+  return p;
+}
+
+/* Step 2: control flow the reverse sweep handles (acyclic for now). */
+static int check_control_flow(ZyGen *g) {
+  LLVMBasicBlockRef cyc = zy_llvm_find_cycle(g->primal);
+  if (!cyc)
+    return 0;
+  return zy_error(ZY_ERR_UNSUPPORTED, g->user, LLVMGetFirstInstruction(cyc),
+                  "write the loop with a fixed trip count small enough to "
+                  "unroll, or wait for loop support",
+                  "the function contains a loop; loops are not "
+                  "differentiated yet");
+}
+
+static int is_call_to(LLVMValueRef inst, const char *name) {
+  LLVMValueRef callee = LLVMGetCalledValue(inst);
+  return callee && LLVMIsAFunction(callee) &&
+         !strcmp(LLVMGetValueName(callee), name);
+}
+
+/* Step 4: every place where an active value flows into something that
+ * does not propagate derivatives must be one where dropping the
+ * derivative is right (comparisons, float-to-int conversion, calls that
+ * only read memory).  Anything else would silently lose derivatives. */
+static int check_flows(ZyGen *g) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->primal); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      if (zy_activity_varied(g->act, i))
+        continue;
+      int nops = LLVMGetNumOperands(i), varied = 0;
+      for (int k = 0; k < nops; k++)
+        varied |= zy_activity_varied(g->act, LLVMGetOperand(i, k));
+      if (!varied)
+        continue;
+      LLVMOpcode op = LLVMGetInstructionOpcode(i);
+      if (op == LLVMFCmp || op == LLVMFPToSI || op == LLVMFPToUI ||
+          op == LLVMRet || op == LLVMBr || op == LLVMSwitch)
+        continue;
+      g->cur = i;
+      if (op == LLVMCall) {
+        if (zy_llvm_call_reads_only(i) || is_call_to(i, "printf") ||
+            is_call_to(i, "fprintf") || is_call_to(i, "puts"))
+          continue;
+        if (!zy_activity_useful(g->act, i) &&
+            LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMVoidTypeKind &&
+            !zy_type_differentiable(LLVMTypeOf(i)))
+          continue;
+        return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                            "pass the value as a return value, or mark the "
+                            "argument enzyme_const",
+                            "an active value is passed to a call that may "
+                            "write memory; derivatives through memory are "
+                            "not supported yet");
+      }
+      if (op == LLVMStore)
+        return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                            "an active value is stored to memory; "
+                            "derivatives through memory are not supported "
+                            "yet");
+      if (zy_activity_useful(g->act, i))
+        return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                            "an active value flows through an instruction "
+                            "that Zymase cannot differentiate");
+    }
+  return 0;
+}
+
+ZyVec *zy_preds(ZyGen *g, LLVMBasicBlockRef bb) {
+  return zy_map_get(&g->preds, bb);
+}
+
+/* Step 5: returning blocks, distinct predecessors, and which blocks
+ * dominate every return (their values are available to the whole reverse
+ * sweep without caching). */
+static void analyse_cfg(ZyGen *g) {
+  LLVMValueRef f = g->primal;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    zy_map_put(&g->preds, bb, calloc(1, sizeof(ZyVec)));
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
+       bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    if (LLVMGetInstructionOpcode(t) == LLVMRet)
+      zy_vec_push(&g->rets, bb);
+    unsigned n = LLVMGetNumSuccessors(t);
+    for (unsigned k = 0; k < n; k++) {
+      ZyVec *p = zy_preds(g, LLVMGetSuccessor(t, k));
+      if (!zy_vec_contains(p, bb))
+        zy_vec_push(p, bb);
+    }
+  }
+  g->dt = zy_llvm_domtree_new(f);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
+       bb = LLVMGetNextBasicBlock(bb)) {
+    int all = 1;
+    for (size_t r = 0; r < g->rets.len && all; r++)
+      all = zy_llvm_domtree_dominates(g->dt, bb, g->rets.data[r]);
+    if (all)
+      zy_map_put(&g->domrets, bb, YES);
+  }
+}
+
+/* Step 6: the gradient's entry block (adjoint and cache slots live there)
+ * and one empty reverse block per primal block. */
+static void create_blocks(ZyGen *g) {
+  LLVMContextRef c = g->zm->ctx;
+  g->allocas = LLVMAppendBasicBlockInContext(c, g->grad, "zymase.slots");
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->primal); bb;
+       bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMBasicBlockRef fb = LLVMAppendBasicBlockInContext(
+        c, g->grad, LLVMGetBasicBlockName(bb));
+    zy_map_put(&g->vmap, bb, fb);
+    zy_map_put(&g->vmap, LLVMBasicBlockAsValue(bb), LLVMBasicBlockAsValue(fb));
+  }
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->primal); bb;
+       bb = LLVMGetNextBasicBlock(bb)) {
+    char name[128];
+    snprintf(name, sizeof name, "reverse.%s", LLVMGetBasicBlockName(bb));
+    zy_map_put(&g->rblock, bb,
+               LLVMAppendBasicBlockInContext(c, g->grad, name));
+  }
+}
+
+static void verify_step(ZyGen *g, LLVMValueRef fn, const char *step) {
+  if (zy_opt_verify_steps() && zy_llvm_verify_function(fn))
+    fprintf(stderr, "zymase: invalid IR in '%s' after %s\n",
+            LLVMGetValueName(fn), step);
+}
+
+/* Step 9: close the entry block, drop the primal clone, optimize. */
+static void finish(ZyGen *g) {
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(g->zm->ctx);
+  LLVMPositionBuilderAtEnd(b, g->allocas);
+  LLVMBuildBr(b, zy_map_get(&g->vmap, LLVMGetEntryBasicBlock(g->primal)));
+  LLVMDisposeBuilder(b);
+  verify_step(g, g->grad, "the reverse sweep");
+  if (zy_opt_postopt())
+    zy_llvm_simplify_function(g->grad, 2);
+  verify_step(g, g->grad, "post-AD optimization");
+  if (zy_opt_print_gradient()) {
+    char *s = LLVMPrintValueToString(g->grad);
+    fprintf(stderr, "%s\n", s);
+    LLVMDisposeMessage(s);
+  }
+}
+
+static void free_gen(ZyGen *g) {
+  for (size_t i = 0; i < g->preds.order.len; i++) {
+    ZyVec *p = zy_map_get(&g->preds, g->preds.order.data[i]);
+    zy_vec_free(p);
+    free(p);
+  }
+  zy_map_free(&g->preds);
+  zy_map_free(&g->domrets);
+  zy_map_free(&g->vmap);
+  zy_map_free(&g->adjoint);
+  zy_map_free(&g->cache);
+  zy_map_free(&g->rblock);
+  zy_map_free(&g->predidx);
+  zy_vec_free(&g->rets);
+  zy_activity_free(g->act);
+  if (g->dt)
+    zy_llvm_domtree_free(g->dt);
+  if (g->b)
+    LLVMDisposeBuilder(g->b);
+  if (g->primal)
+    LLVMDeleteFunction(g->primal);
+}
+
+static int build_gradient(ZyGen *g) {
+  g->primal = preprocess(g->user);                                /* 1 */
+  verify_step(g, g->primal, "the pre-AD pipeline");
+  if (check_control_flow(g))                                      /* 2 */
+    return -1;
+  g->act = zy_activity_compute(g->primal, g->sig.active_args,     /* 3 */
+                               g->sig.active_ret);
+  if (check_flows(g))                                             /* 4 */
+    return -1;
+  analyse_cfg(g);                                                 /* 5 */
+  create_blocks(g);                                               /* 6 */
+  g->b = LLVMCreateBuilderInContext(g->zm->ctx);
+  if (zy_forward_sweep(g))                                        /* 7 */
+    return -1;
+  if (zy_reverse_sweep(g))                                        /* 8 */
+    return -1;
+  finish(g);                                                      /* 9 */
+  return 0;
+}
+
+static int same_sig(ZySig a, ZySig b) {
+  return a.active_args == b.active_args && a.active_ret == b.active_ret;
+}
+
+/* A failed gradient keeps no body: it becomes an external declaration so
+ * the module stays valid while the compilation fails on the error. */
+static void discard_body(LLVMValueRef grad) {
+  LLVMBasicBlockRef bb;
+  while ((bb = LLVMGetFirstBasicBlock(grad)))
+    LLVMDeleteBasicBlock(bb);
+  LLVMSetLinkage(grad, LLVMExternalLinkage);
+}
+
+LLVMValueRef zy_gradient(ZyModule *zm, LLVMValueRef fn, ZySig sig) {
+  for (size_t i = 0; i < zm->grads.len; i++) {
+    ZyGradEntry *e = zm->grads.data[i];
+    if (e->fn == fn && same_sig(e->sig, sig))
+      return e->failed ? NULL : e->grad;
+  }
+  ZyGradEntry *e = calloc(1, sizeof *e);
+  e->fn = fn;
+  e->sig = sig;
+  e->grad = declare_gradient(fn, sig);
+  zy_vec_push(&zm->grads, e);
+
+  ZyGen g = {.zm = zm, .user = fn, .grad = e->grad, .sig = sig};
+  int err = build_gradient(&g);
+  free_gen(&g);
+  if (err) {
+    e->failed = 1;
+    discard_body(e->grad);
+    return NULL;
+  }
+  return e->grad;
+}

@@ -1,0 +1,34 @@
+/* irutil.h - small IR-building helpers shared by the sweeps and the rules:
+ * constants of any floating-point (vector) type, math functions emitted as
+ * intrinsics when this LLVM has them and as libm calls otherwise.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#ifndef ZY_AD_IRUTIL_H
+#define ZY_AD_IRUTIL_H
+
+#include <llvm-c/Core.h>
+
+/* `v` as a constant of type `t` (a float type or a vector of one). */
+LLVMValueRef zy_const_fp(LLVMTypeRef t, double v);
+
+/* The scalar element type of a float or float-vector type. */
+LLVMTypeRef zy_scalar_type(LLVMTypeRef t);
+
+/* Calls math function `name` ("cos", "pow", ...) on `n` arguments of one
+ * float (vector) type: the intrinsic llvm.<name> when it exists, else the
+ * libm function for the type (cos, cosf, cosl), lane by lane on vectors. */
+LLVMValueRef zy_math(LLVMBuilderRef b, const char *name, LLVMValueRef *args,
+                     unsigned n);
+LLVMValueRef zy_math1(LLVMBuilderRef b, const char *name, LLVMValueRef x);
+
+/* llvm.powi(x, n) with an i32 exponent. */
+LLVMValueRef zy_powi(LLVMBuilderRef b, LLVMValueRef x, LLVMValueRef n);
+
+/* digamma(x), the derivative of lgamma, from a helper function that is
+ * emitted into the module once per type. */
+LLVMValueRef zy_digamma(LLVMBuilderRef b, LLVMValueRef x);
+
+/* The function and module the builder is positioned in. */
+LLVMValueRef zy_builder_function(LLVMBuilderRef b);
+LLVMModuleRef zy_builder_module(LLVMBuilderRef b);
+
+#endif

@@ -1,0 +1,241 @@
+/* reverse.c - the reverse sweep: one reverse block per primal block,
+ * instructions visited last to first, adjoints kept in stack slots that
+ * the post-AD pipeline promotes to registers.  Also the lookup of forward
+ * values from the reverse sweep and the one place adjoints are added into
+ * memory (zy_accumulate).
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include "ad.h"
+
+#include "irutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* A zero-initialised stack slot of type `t` in the gradient's entry. */
+static LLVMValueRef new_slot(ZyGen *g, LLVMTypeRef t, const char *name,
+                             int zero) {
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(g->zm->ctx);
+  LLVMPositionBuilderAtEnd(b, g->allocas);
+  LLVMValueRef slot = LLVMBuildAlloca(b, t, name);
+  if (zero)
+    LLVMBuildStore(b, LLVMConstNull(t), slot);
+  LLVMDisposeBuilder(b);
+  return slot;
+}
+
+static LLVMValueRef adjoint_slot(ZyGen *g, LLVMValueRef v) {
+  LLVMValueRef slot = zy_map_get(&g->adjoint, v);
+  if (!slot) {
+    char name[128];
+    snprintf(name, sizeof name, "d.%s", LLVMGetValueName(v));
+    slot = new_slot(g, LLVMTypeOf(v), name, 1);
+    zy_map_put(&g->adjoint, v, slot);
+  }
+  return slot;
+}
+
+/* Adds a + d member by member over the differentiable leaves. */
+static LLVMValueRef add_deep(LLVMBuilderRef b, LLVMValueRef a,
+                             LLVMValueRef d) {
+  LLVMTypeRef t = LLVMTypeOf(a);
+  LLVMTypeKind k = LLVMGetTypeKind(t);
+  if (k == LLVMStructTypeKind || k == LLVMArrayTypeKind) {
+    unsigned n = k == LLVMStructTypeKind ? LLVMCountStructElementTypes(t)
+                                         : LLVMGetArrayLength(t);
+    for (unsigned i = 0; i < n; i++) {
+      LLVMTypeRef et = k == LLVMStructTypeKind ? LLVMStructGetTypeAtIndex(t, i)
+                                               : LLVMGetElementType(t);
+      if (!zy_type_differentiable(et))
+        continue;
+      LLVMValueRef s = add_deep(b, LLVMBuildExtractValue(b, a, i, ""),
+                                LLVMBuildExtractValue(b, d, i, ""));
+      a = LLVMBuildInsertValue(b, a, s, i, "");
+    }
+    return a;
+  }
+  /* The sign of a zero adjoint does not matter: nsz lets 0 + d fold. */
+  LLVMValueRef sum = LLVMBuildFAdd(b, a, d, "");
+  LLVMSetFastMathFlags(sum, LLVMFastMathNoSignedZeros);
+  return sum;
+}
+
+void zy_accumulate(ZyGen *g, LLVMValueRef ptr, LLVMValueRef delta,
+                   ZyAccKind kind) {
+  LLVMBuilderRef b = g->b;
+  if (kind == ZY_ACC_ATOMIC) {
+    ZY_ASSERT(LLVMGetTypeKind(LLVMTypeOf(delta)) != LLVMStructTypeKind);
+    LLVMBuildAtomicRMW(b, LLVMAtomicRMWBinOpFAdd, ptr, delta,
+                       LLVMAtomicOrderingMonotonic, 0);
+    return;
+  }
+  LLVMValueRef old = LLVMBuildLoad2(b, LLVMTypeOf(delta), ptr, "");
+  LLVMBuildStore(b, add_deep(b, old, delta), ptr);
+}
+
+void zy_add_adjoint(ZyGen *g, LLVMValueRef v, LLVMValueRef delta) {
+  if (!delta || !(LLVMIsAInstruction(v) || LLVMIsAArgument(v)) ||
+      !zy_activity_active(g->act, v))
+    return;
+  ZY_ASSERT(LLVMTypeOf(delta) == LLVMTypeOf(v));
+  zy_accumulate(g, adjoint_slot(g, v), delta, ZY_ACC_PLAIN);
+}
+
+/* Loads the adjoint of `v` and resets it to zero: in the reverse sweep an
+ * instruction's adjoint is complete when the instruction is reached. */
+static LLVMValueRef take_adjoint(ZyGen *g, LLVMValueRef v) {
+  LLVMValueRef slot = adjoint_slot(g, v);
+  LLVMTypeRef t = LLVMTypeOf(v);
+  LLVMValueRef d = LLVMBuildLoad2(g->b, t, slot, "");
+  LLVMBuildStore(g->b, LLVMConstNull(t), slot);
+  return d;
+}
+
+/* The forward value `fv` of primal block `pbb`, usable at the reverse
+ * builder position.  Values of blocks that dominate every return are used
+ * directly; the others go through a slot stored right after them. */
+static LLVMValueRef reload(ZyGen *g, LLVMValueRef fv, LLVMBasicBlockRef pbb) {
+  if (zy_map_has(&g->domrets, pbb))
+    return fv;
+  LLVMValueRef slot = zy_map_get(&g->cache, fv);
+  if (!slot) {
+    slot = new_slot(g, LLVMTypeOf(fv), "zymase.cache", 0);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(g->zm->ctx);
+    LLVMValueRef at = LLVMGetNextInstruction(fv);
+    while (at && LLVMIsAPHINode(at))
+      at = LLVMGetNextInstruction(at);
+    LLVMPositionBuilderBefore(b, at);
+    LLVMBuildStore(b, fv, slot);
+    LLVMDisposeBuilder(b);
+    zy_map_put(&g->cache, fv, slot);
+  }
+  return LLVMBuildLoad2(g->b, LLVMTypeOf(fv), slot, "");
+}
+
+LLVMValueRef zy_lookup(ZyGen *g, LLVMValueRef v) {
+  if (LLVMIsAArgument(v))
+    return zy_map_get(&g->vmap, v);
+  if (!LLVMIsAInstruction(v))
+    return v;
+  return reload(g, zy_map_get(&g->vmap, v), LLVMGetInstructionParent(v));
+}
+
+static int reverse_instruction(ZyGen *g, LLVMValueRef i) {
+  LLVMValueRef d = take_adjoint(g, i);
+  switch (LLVMGetInstructionOpcode(i)) {
+  case LLVMFAdd:
+  case LLVMFSub:
+  case LLVMFMul:
+  case LLVMFDiv:
+  case LLVMFRem:
+  case LLVMFNeg:
+  case LLVMFPExt:
+  case LLVMFPTrunc:
+  case LLVMSelect:
+    return zy_reverse_arith(g, i, d);
+  case LLVMExtractValue:
+  case LLVMInsertValue:
+  case LLVMExtractElement:
+  case LLVMInsertElement:
+  case LLVMShuffleVector:
+    return zy_reverse_aggregate(g, i, d);
+  case LLVMCall:
+    return zy_reverse_call(g, i, d);
+  default:
+    return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                        "no derivative rule for this instruction");
+  }
+}
+
+/* Returns the adjoints of the active arguments. */
+static void return_gradients(ZyGen *g) {
+  LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(g->grad));
+  if (LLVMGetTypeKind(rt) == LLVMVoidTypeKind) {
+    LLVMBuildRetVoid(g->b);
+    return;
+  }
+  LLVMValueRef r = LLVMGetUndef(rt);
+  unsigned n = LLVMCountParams(g->primal), k = 0;
+  for (unsigned i = 0; i < n; i++) {
+    if (!(g->sig.active_args >> i & 1))
+      continue;
+    LLVMValueRef a = LLVMGetParam(g->primal, i);
+    LLVMValueRef d = zy_activity_active(g->act, a)
+                         ? LLVMBuildLoad2(g->b, LLVMTypeOf(a),
+                                          adjoint_slot(g, a), "")
+                         : LLVMConstNull(LLVMTypeOf(a));
+    r = LLVMBuildInsertValue(g->b, r, d, k++, "");
+  }
+  LLVMBuildRet(g->b, r);
+}
+
+/* Leaves a reverse block towards the reverse of predecessor `pred`,
+ * handing each phi's adjoint to the value that came from `pred`. */
+static void edge_to(ZyGen *g, LLVMBasicBlockRef pred, ZyVec *phis,
+                    ZyVec *dphis) {
+  for (size_t k = 0; k < phis->len; k++) {
+    LLVMValueRef p = phis->data[k];
+    unsigned m = LLVMCountIncoming(p);
+    for (unsigned j = 0; j < m; j++)
+      if (LLVMGetIncomingBlock(p, j) == pred) {
+        zy_add_adjoint(g, LLVMGetIncomingValue(p, j), dphis->data[k]);
+        break;
+      }
+  }
+  LLVMBuildBr(g->b, zy_map_get(&g->rblock, pred));
+}
+
+/* Ends reverse block of `bb`: back to the predecessor the forward sweep
+ * came from, or out of the gradient at the entry block. */
+static void leave_block(ZyGen *g, LLVMBasicBlockRef bb, ZyVec *phis,
+                        ZyVec *dphis) {
+  ZyVec *preds = zy_preds(g, bb);
+  if (bb == LLVMGetEntryBasicBlock(g->primal)) {
+    return_gradients(g);
+  } else if (preds->len == 0) {
+    LLVMBuildUnreachable(g->b);
+  } else if (preds->len == 1) {
+    edge_to(g, preds->data[0], phis, dphis);
+  } else {
+    LLVMValueRef from = reload(g, zy_map_get(&g->predidx, bb), bb);
+    LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
+    LLVMValueRef sw = LLVMBuildSwitch(g->b, from, here, preds->len);
+    for (size_t k = 0; k < preds->len; k++) {
+      LLVMBasicBlockRef edge =
+          LLVMAppendBasicBlockInContext(g->zm->ctx, g->grad, "reverse.edge");
+      LLVMAddCase(sw, LLVMConstInt(LLVMTypeOf(from), k, 0), edge);
+      LLVMPositionBuilderAtEnd(g->b, edge);
+      edge_to(g, preds->data[k], phis, dphis);
+    }
+    /* The default is never taken; make it the last edge. */
+    LLVMSetSuccessor(sw, 0, LLVMGetInsertBlock(g->b));
+  }
+}
+
+int zy_reverse_sweep(ZyGen *g) {
+  ZyVec phis = {0}, dphis = {0};
+  int err = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->primal); bb && !err;
+       bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMPositionBuilderAtEnd(g->b, zy_map_get(&g->rblock, bb));
+    LLVMValueRef first = LLVMGetFirstInstruction(bb);
+    for (LLVMValueRef i = LLVMGetLastInstruction(bb); i && !err;
+         i = LLVMGetPreviousInstruction(i)) {
+      if (LLVMIsAPHINode(i) || !zy_activity_active(g->act, i))
+        continue;
+      g->cur = i;
+      err = reverse_instruction(g, i);
+    }
+    phis.len = dphis.len = 0;
+    for (LLVMValueRef i = first; i && LLVMIsAPHINode(i);
+         i = LLVMGetNextInstruction(i))
+      if (zy_activity_active(g->act, i)) {
+        zy_vec_push(&phis, i);
+        zy_vec_push(&dphis, take_adjoint(g, i));
+      }
+    if (!err)
+      leave_block(g, bb, &phis, &dphis);
+  }
+  zy_vec_free(&phis);
+  zy_vec_free(&dphis);
+  return err;
+}

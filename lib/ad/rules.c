@@ -1,0 +1,94 @@
+/* rules.c - turns the rows of rules.def into builder functions and looks
+ * rules up by callee name.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include "rules.h"
+
+#include "irutil.h"
+
+#include <string.h>
+
+/* Shorthands used by the rows of rules.def.  `b`, `T` (the type of dy)
+ * and the operands are locals of each generated builder. */
+#define ADD(a, c) LLVMBuildFAdd(b, a, c, "")
+#define SUB(a, c) LLVMBuildFSub(b, a, c, "")
+#define MUL(a, c) LLVMBuildFMul(b, a, c, "")
+#define DIV(a, c) LLVMBuildFDiv(b, a, c, "")
+#define NEG(a) LLVMBuildFNeg(b, a, "")
+#define K(c) zy_const_fp(T, c)
+#define CALL1(name, a) zy_math1(b, name, a)
+#define CALL2(name, a, c) zy_math(b, name, (LLVMValueRef[]){a, c}, 2)
+#define SEL(c, a, d) LLVMBuildSelect(b, c, a, d, "")
+#define OLT(a, c) LLVMBuildFCmp(b, LLVMRealOLT, a, c, "")
+#define OEQ(a, c) LLVMBuildFCmp(b, LLVMRealOEQ, a, c, "")
+#define DIGAMMA(a) zy_digamma(b, a)
+#define POWI(a, n) zy_powi(b, a, n)
+#define SITOFP(n) LLVMBuildSIToFP(b, n, T, "")
+#define ISUB1(n) LLVMBuildSub(b, n, LLVMConstInt(LLVMTypeOf(n), 1, 0), "")
+
+#define ZY_RULE(family, arity, where, needs_y, adjoints)                       \
+  static void rule_##family(ZyRuleIO *io) {                                    \
+    LLVMBuilderRef b = io->b;                                                  \
+    LLVMTypeRef T = LLVMTypeOf(io->dy);                                        \
+    LLVMValueRef x0 = io->x[0], x1 = io->x[1], x2 = io->x[2], y = io->y;       \
+    LLVMValueRef dy = io->dy, dx0 = NULL, dx1 = NULL, dx2 = NULL;              \
+    (void)b, (void)T, (void)x0, (void)x1, (void)x2, (void)y, (void)dy;                   \
+    adjoints;                                                                  \
+    io->dx[0] = dx0, io->dx[1] = dx1, io->dx[2] = dx2;                         \
+  }
+#include "rules.def"
+#undef ZY_RULE
+
+static const ZyRule rules[] = {
+#define ZY_RULE(family, arity, where, needs_y, adjoints)                       \
+  {#family, arity, where, needs_y, rule_##family},
+#include "rules.def"
+#undef ZY_RULE
+};
+
+const ZyRule *zy_rule_named(const char *family) {
+  for (size_t i = 0; i < sizeof rules / sizeof *rules; i++)
+    if (!strcmp(rules[i].family, family))
+      return &rules[i];
+  return NULL;
+}
+
+/* llvm.<family>.<types> */
+static const ZyRule *intrinsic_rule(const char *name) {
+  char family[32];
+  const char *dot = strchr(name + 5, '.');
+  size_t n = dot ? (size_t)(dot - (name + 5)) : strlen(name + 5);
+  if (n >= sizeof family)
+    return NULL;
+  memcpy(family, name + 5, n);
+  family[n] = 0;
+  const ZyRule *r = zy_rule_named(family);
+  return r && (r->where & ZY_INTR) ? r : NULL;
+}
+
+/* <family>, <family>f, <family>l, with floating-point parameters. */
+static const ZyRule *libm_rule(LLVMValueRef callee, const char *name) {
+  LLVMTypeRef fty = LLVMGlobalGetValueType(callee);
+  LLVMTypeKind rk = LLVMGetTypeKind(LLVMGetReturnType(fty));
+  if (rk != LLVMFloatTypeKind && rk != LLVMDoubleTypeKind &&
+      rk != LLVMX86_FP80TypeKind && rk != LLVMFP128TypeKind)
+    return NULL;
+  for (size_t i = 0; i < sizeof rules / sizeof *rules; i++) {
+    const ZyRule *r = &rules[i];
+    size_t n = strlen(r->family);
+    if (!(r->where & ZY_LIBM) || strncmp(name, r->family, n))
+      continue;
+    const char *suffix = name + n;
+    if (!strcmp(suffix, "") || !strcmp(suffix, "f") || !strcmp(suffix, "l"))
+      return LLVMCountParamTypes(fty) == r->arity ? r : NULL;
+  }
+  return NULL;
+}
+
+const ZyRule *zy_rule_for_call(LLVMValueRef callee) {
+  if (!callee || !LLVMIsAFunction(callee))
+    return NULL;
+  const char *name = LLVMGetValueName(callee);
+  if (!strncmp(name, "llvm.", 5))
+    return intrinsic_rule(name);
+  return LLVMIsDeclaration(callee) ? libm_rule(callee, name) : NULL;
+}

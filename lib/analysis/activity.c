@@ -1,0 +1,187 @@
+/* activity.c - activity analysis by two fixpoints over SSA def-use edges:
+ * "varied" flows forward from the active arguments, "useful" flows
+ * backward from the returned value.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include "activity.h"
+
+#include "llvm/glue.h"
+#include "support/vec.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ZyActivity {
+  ZyMap varied, useful; /* value -> (void*)1 */
+};
+
+static void *const YES = (void *)1;
+
+int zy_type_differentiable(LLVMTypeRef t) {
+  switch (LLVMGetTypeKind(t)) {
+  case LLVMHalfTypeKind:
+  case LLVMBFloatTypeKind:
+  case LLVMFloatTypeKind:
+  case LLVMDoubleTypeKind:
+  case LLVMX86_FP80TypeKind:
+  case LLVMFP128TypeKind:
+    return 1;
+  case LLVMVectorTypeKind:
+  case LLVMArrayTypeKind:
+    return zy_type_differentiable(LLVMGetElementType(t));
+  case LLVMStructTypeKind: {
+    unsigned n = LLVMCountStructElementTypes(t);
+    for (unsigned i = 0; i < n; i++)
+      if (zy_type_differentiable(LLVMStructGetTypeAtIndex(t, i)))
+        return 1;
+    return 0;
+  }
+  default:
+    return 0;
+  }
+}
+
+/* Forward: an instruction of differentiable type with a varied operand is
+ * varied.  Instructions are visited in layout order until nothing changes,
+ * which also covers phis fed from later blocks. */
+static void compute_varied(ZyActivity *a, LLVMValueRef fn,
+                           unsigned long long active_args) {
+  unsigned n = LLVMCountParams(fn);
+  for (unsigned i = 0; i < n && i < 64; i++)
+    if (active_args >> i & 1)
+      zy_map_put(&a->varied, LLVMGetParam(fn, i), YES);
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+         bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+           i = LLVMGetNextInstruction(i)) {
+        if (zy_map_has(&a->varied, i) ||
+            !zy_type_differentiable(LLVMTypeOf(i)))
+          continue;
+        int nops = LLVMGetNumOperands(i);
+        for (int k = 0; k < nops; k++)
+          if (zy_map_has(&a->varied, LLVMGetOperand(i, k))) {
+            zy_map_put(&a->varied, i, YES);
+            changed = 1;
+            break;
+          }
+      }
+  }
+}
+
+/* Backward: the returned value is useful, and so is every operand of a
+ * useful instruction. */
+static void compute_useful(ZyActivity *a, LLVMValueRef fn) {
+  ZyVec work = {0};
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    if (t && LLVMGetInstructionOpcode(t) == LLVMRet &&
+        LLVMGetNumOperands(t) == 1)
+      zy_vec_push(&work, LLVMGetOperand(t, 0));
+  }
+  while (work.len) {
+    LLVMValueRef v = work.data[--work.len];
+    if (zy_map_has(&a->useful, v))
+      continue;
+    zy_map_put(&a->useful, v, YES);
+    if (!LLVMIsAInstruction(v))
+      continue;
+    int nops = LLVMGetNumOperands(v);
+    for (int k = 0; k < nops; k++) {
+      LLVMValueRef op = LLVMGetOperand(v, k);
+      if (LLVMIsAInstruction(op) || LLVMIsAArgument(op))
+        zy_vec_push(&work, op);
+    }
+  }
+  zy_vec_free(&work);
+}
+
+ZyActivity *zy_activity_compute(LLVMValueRef fn,
+                                unsigned long long active_args,
+                                int active_ret) {
+  ZyActivity *a = calloc(1, sizeof *a);
+  compute_varied(a, fn, active_args);
+  if (active_ret)
+    compute_useful(a, fn);
+  return a;
+}
+
+void zy_activity_free(ZyActivity *a) {
+  if (!a)
+    return;
+  zy_map_free(&a->varied);
+  zy_map_free(&a->useful);
+  free(a);
+}
+
+int zy_activity_varied(const ZyActivity *a, LLVMValueRef v) {
+  return zy_map_has(&a->varied, v);
+}
+
+int zy_activity_useful(const ZyActivity *a, LLVMValueRef v) {
+  return zy_map_has(&a->useful, v);
+}
+
+int zy_activity_active(const ZyActivity *a, LLVMValueRef v) {
+  return zy_activity_varied(a, v) && zy_activity_useful(a, v);
+}
+
+/* --- Printer: print<zymase-activity> ------------------------------------ */
+
+typedef struct Buf {
+  char *s;
+  size_t len, cap;
+} Buf;
+
+static void put(Buf *b, const char *s) {
+  size_t n = strlen(s);
+  if (b->len + n + 1 > b->cap) {
+    b->cap = 2 * (b->len + n + 1);
+    b->s = realloc(b->s, b->cap);
+  }
+  memcpy(b->s + b->len, s, n + 1);
+  b->len += n;
+}
+
+static void put_value(Buf *b, const ZyActivity *a, LLVMValueRef v) {
+  put(b, zy_activity_active(a, v) ? "  active    " : "  constant  ");
+  char *s = LLVMPrintValueToString(v);
+  char *p = s;
+  while (*p == ' ')
+    p++;
+  char *meta = strstr(p, ", !");
+  if (meta)
+    *meta = 0;
+  put(b, p);
+  put(b, "\n");
+  LLVMDisposeMessage(s);
+}
+
+/* The printer differentiates with respect to every differentiable argument
+ * and the return value, as __enzyme_autodiff does by default. */
+void zy_print_activity(LLVMValueRef fn, char **out) {
+  unsigned long long mask = 0;
+  unsigned n = LLVMCountParams(fn);
+  for (unsigned i = 0; i < n && i < 64; i++)
+    if (zy_type_differentiable(LLVMTypeOf(LLVMGetParam(fn, i))))
+      mask |= 1ull << i;
+  LLVMTypeRef ret = LLVMGetReturnType(LLVMGlobalGetValueType(fn));
+  ZyActivity *a = zy_activity_compute(fn, mask, zy_type_differentiable(ret));
+
+  Buf b = {0};
+  put(&b, "activity of '");
+  put(&b, LLVMGetValueName(fn));
+  put(&b, "':\n");
+  for (unsigned i = 0; i < n; i++)
+    put_value(&b, a, LLVMGetParam(fn, i));
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i))
+      if (LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMVoidTypeKind)
+        put_value(&b, a, i);
+  zy_activity_free(a);
+  *out = b.s;
+}

@@ -1,0 +1,79 @@
+/* effects.c - finds observable side effects by walking function bodies
+ * and the bodies of the functions they call.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include "effects.h"
+
+#include "llvm/glue.h"
+#include "support/vec.h"
+
+#include <string.h>
+
+/* The object a pointer is derived from, through GEPs and casts. */
+static LLVMValueRef base_object(LLVMValueRef p) {
+  for (;;) {
+    if (LLVMIsAGetElementPtrInst(p) || LLVMIsABitCastInst(p) ||
+        LLVMIsAAddrSpaceCastInst(p))
+      p = LLVMGetOperand(p, 0);
+    else
+      return p;
+  }
+}
+
+static int writes_stack_only(LLVMValueRef ptr) {
+  return LLVMIsAAllocaInst(base_object(ptr)) != NULL;
+}
+
+static LLVMValueRef first_write(LLVMValueRef fn, ZyVec *seen);
+
+static LLVMValueRef call_writes(LLVMValueRef call, ZyVec *seen) {
+  LLVMValueRef callee = LLVMGetCalledValue(call);
+  const char *name = callee && LLVMIsAFunction(callee)
+                         ? LLVMGetValueName(callee)
+                         : NULL;
+  if (zy_llvm_call_reads_only(call))
+    return NULL;
+  if (name && !strncmp(name, "llvm.", 5)) {
+    if (!strncmp(name, "llvm.mem", 8)) /* memcpy, memmove, memset */
+      return writes_stack_only(LLVMGetOperand(call, 0)) ? NULL : call;
+    return NULL; /* lifetime, dbg, math: no effect we could repeat */
+  }
+  if (!name || LLVMIsDeclaration(callee))
+    return call; /* unknown code: assume it writes */
+  return first_write(callee, seen) ? call : NULL;
+}
+
+static LLVMValueRef first_write(LLVMValueRef fn, ZyVec *seen) {
+  if (zy_vec_contains(seen, fn))
+    return NULL;
+  zy_vec_push(seen, fn);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      switch (LLVMGetInstructionOpcode(i)) {
+      case LLVMStore:
+        if (!writes_stack_only(LLVMGetOperand(i, 1)))
+          return i;
+        break;
+      case LLVMAtomicRMW:
+      case LLVMAtomicCmpXchg:
+      case LLVMFence:
+      case LLVMInvoke:
+        return i;
+      case LLVMCall:
+        if (call_writes(i, seen))
+          return i;
+        break;
+      default:
+        break;
+      }
+    }
+  return NULL;
+}
+
+LLVMValueRef zy_effects_first_write(LLVMValueRef fn) {
+  ZyVec seen = {0};
+  LLVMValueRef w = first_write(fn, &seen);
+  zy_vec_free(&seen);
+  return w;
+}

@@ -1,0 +1,13 @@
+/* effects.h - whether running a function again could be observed: writes
+ * to memory other than its own stack, or calls that may write.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#ifndef ZY_ANALYSIS_EFFECTS_H
+#define ZY_ANALYSIS_EFFECTS_H
+
+#include <llvm-c/Core.h>
+
+/* The first instruction of `fn` (or of a function it calls) with an
+ * effect outside its own stack frame, or NULL when there is none. */
+LLVMValueRef zy_effects_first_write(LLVMValueRef fn);
+
+#endif

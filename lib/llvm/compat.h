@@ -1,0 +1,29 @@
+// compat.h - the only place that tests LLVM_VERSION_MAJOR.  Zymase builds
+// unchanged against LLVM 19 and 22; each difference between them is one
+// macro here.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#ifndef ZY_LLVM_COMPAT_H
+#define ZY_LLVM_COMPAT_H
+
+#include "llvm/Config/llvm-config.h"
+
+#if LLVM_VERSION_MAJOR < 19
+#error "Zymase needs LLVM 19 or newer"
+#endif
+
+// Since LLVM 20 the optimizer extension-point callbacks also receive the
+// LTO phase.
+#if LLVM_VERSION_MAJOR >= 20
+#define ZY_EP_PHASE_PARAM , llvm::ThinOrFullLTOPhase
+#else
+#define ZY_EP_PHASE_PARAM
+#endif
+
+// LLVM 22 moved PassPlugin.h from llvm/Passes to llvm/Plugins.
+#if __has_include("llvm/Plugins/PassPlugin.h")
+#include "llvm/Plugins/PassPlugin.h"
+#else
+#include "llvm/Passes/PassPlugin.h"
+#endif
+
+#endif

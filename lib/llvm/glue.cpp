@@ -1,0 +1,97 @@
+// glue.cpp - LLVM facilities the C API lacks, exposed as extern "C"
+// functions for the C engine (see glue.h).  No AD logic lives here.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#include "glue.h"
+#include "compat.h"
+
+#include "llvm/ADT/SCCIterator.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+using namespace llvm;
+
+extern "C" void zy_llvm_diagnose(LLVMValueRef fn, LLVMValueRef inst,
+                                 const char *msg) {
+  Instruction *I = inst ? dyn_cast<Instruction>(unwrap(inst)) : nullptr;
+  Function *F = I ? I->getFunction() : unwrap<Function>(fn);
+  DiagnosticLocation Loc;
+  if (I && I->getDebugLoc())
+    Loc = DiagnosticLocation(I->getDebugLoc());
+  else if (F->getSubprogram())
+    Loc = DiagnosticLocation(F->getSubprogram());
+  F->getContext().diagnose(DiagnosticInfoUnsupported(*F, msg, Loc));
+}
+
+extern "C" LLVMValueRef zy_llvm_clone_function(LLVMValueRef fn,
+                                               const char *name) {
+  Function *F = unwrap<Function>(fn);
+  ValueToValueMapTy VMap;
+  Function *C = CloneFunction(F, VMap);
+  C->setName(name);
+  C->setLinkage(GlobalValue::InternalLinkage);
+  C->setVisibility(GlobalValue::DefaultVisibility);
+  C->setDSOLocal(true);
+  return wrap(C);
+}
+
+extern "C" void zy_llvm_simplify_function(LLVMValueRef fn, int level) {
+  Function &F = *unwrap<Function>(fn);
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PassBuilder PB;
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  OptimizationLevel L = level <= 1   ? OptimizationLevel::O1
+                        : level == 2 ? OptimizationLevel::O2
+                                     : OptimizationLevel::O3;
+  FunctionPassManager FPM =
+      PB.buildFunctionSimplificationPipeline(L, ThinOrFullLTOPhase::None);
+  FPM.run(F, FAM);
+}
+
+extern "C" int zy_llvm_verify_function(LLVMValueRef fn) {
+  return verifyFunction(*unwrap<Function>(fn), &errs()) ? 1 : 0;
+}
+
+struct ZyDomTree {
+  DominatorTree DT;
+};
+
+extern "C" ZyDomTree *zy_llvm_domtree_new(LLVMValueRef fn) {
+  auto *T = new ZyDomTree;
+  T->DT.recalculate(*unwrap<Function>(fn));
+  return T;
+}
+
+extern "C" int zy_llvm_domtree_dominates(ZyDomTree *T, LLVMBasicBlockRef a,
+                                         LLVMBasicBlockRef b) {
+  return T->DT.dominates(unwrap(a), unwrap(b));
+}
+
+extern "C" void zy_llvm_domtree_free(ZyDomTree *T) { delete T; }
+
+extern "C" LLVMBasicBlockRef zy_llvm_find_cycle(LLVMValueRef fn) {
+  Function *F = unwrap<Function>(fn);
+  for (auto I = scc_begin(F); !I.isAtEnd(); ++I)
+    if (I.hasCycle())
+      return wrap((*I).front());
+  return nullptr;
+}
+
+extern "C" int zy_llvm_call_reads_only(LLVMValueRef call) {
+  auto *CB = dyn_cast<CallBase>(unwrap(call));
+  return CB && CB->onlyReadsMemory();
+}

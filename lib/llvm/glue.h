@@ -1,0 +1,64 @@
+/* glue.h - the LLVM facilities that the LLVM-C API lacks, exposed to the C
+ * engine by the C++ glue layer (glue.cpp), plus the engine's entry points
+ * that the pass registration (plugin.cpp) calls.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#ifndef ZY_LLVM_GLUE_H
+#define ZY_LLVM_GLUE_H
+
+#include <llvm-c/Core.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* --- Provided by the glue (C++) ----------------------------------------- */
+
+/* Reports an error through LLVMContext::diagnose, located at `inst`'s debug
+ * location, or at `fn`'s subprogram when `inst` has none.  Clang prints it
+ * like its own errors and fails the compilation; opt prints it and exits. */
+void zy_llvm_diagnose(LLVMValueRef fn, LLVMValueRef inst, const char *msg);
+
+/* Clones `fn` into its module as an internal function named `name`. */
+LLVMValueRef zy_llvm_clone_function(LLVMValueRef fn, const char *name);
+
+/* Runs the function simplification pipeline of optimization level O`level`
+ * (1..3) on `fn` alone. */
+void zy_llvm_simplify_function(LLVMValueRef fn, int level);
+
+/* Runs the verifier on `fn`; prints problems to stderr; 0 when valid. */
+int zy_llvm_verify_function(LLVMValueRef fn);
+
+/* Dominator tree of one function. */
+typedef struct ZyDomTree ZyDomTree;
+ZyDomTree *zy_llvm_domtree_new(LLVMValueRef fn);
+int zy_llvm_domtree_dominates(ZyDomTree *dt, LLVMBasicBlockRef a,
+                              LLVMBasicBlockRef b);
+void zy_llvm_domtree_free(ZyDomTree *dt);
+
+/* A block that lies on a cycle of `fn`'s CFG (a loop, reducible or not),
+ * or NULL when the CFG is acyclic. */
+LLVMBasicBlockRef zy_llvm_find_cycle(LLVMValueRef fn);
+
+/* Memory effects of a call site (including its callee's attributes). */
+int zy_llvm_call_reads_only(LLVMValueRef call);
+
+/* Command-line options (-zymase-...). */
+int zy_opt_print_gradient(void);  /* -zymase-print           */
+int zy_opt_preopt(void);          /* !-zymase-no-preopt      */
+int zy_opt_postopt(void);         /* !-zymase-no-postopt     */
+int zy_opt_verify_steps(void);    /* -zymase-verify          */
+
+/* --- Provided by the engine (C) ----------------------------------------- */
+
+/* Differentiates every __enzyme_autodiff* call in `m`.  Returns 1 if the
+ * module changed. */
+int zy_run_on_module(LLVMModuleRef m);
+
+/* Prints the activity of every value of `fn` (printer pass). */
+void zy_print_activity(LLVMValueRef fn, char **out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,93 @@
+// plugin.cpp - registers the Zymase passes with the PassBuilder and declares
+// the command-line options.  The passes call into the C engine.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#include "glue.h"
+#include "compat.h"
+
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
+
+using namespace llvm;
+
+static cl::opt<bool> PrintGradient("zymase-print", cl::init(false),
+                                   cl::desc("Print each generated gradient"));
+static cl::opt<bool> NoPreopt(
+    "zymase-no-preopt", cl::init(false),
+    cl::desc("Differentiate functions as they are, without the pre-AD "
+             "simplification pipeline (for IR tests)"));
+static cl::opt<bool> NoPostopt(
+    "zymase-no-postopt", cl::init(false),
+    cl::desc("Do not optimize generated gradients (for IR tests)"));
+static cl::opt<bool>
+    VerifySteps("zymase-verify", cl::init(false),
+                cl::desc("Run the verifier after each step of the pass"));
+
+extern "C" int zy_opt_print_gradient(void) { return PrintGradient; }
+extern "C" int zy_opt_preopt(void) { return !NoPreopt; }
+extern "C" int zy_opt_postopt(void) { return !NoPostopt; }
+extern "C" int zy_opt_verify_steps(void) { return VerifySteps; }
+
+namespace {
+
+struct ZymasePass : PassInfoMixin<ZymasePass> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    return zy_run_on_module(wrap(&M)) ? PreservedAnalyses::none()
+                                      : PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; } // run at -O0 and on optnone too
+};
+
+struct ActivityPrinter : PassInfoMixin<ActivityPrinter> {
+  PreservedAnalyses run(Function &F, FunctionAnalysisManager &) {
+    if (F.isDeclaration())
+      return PreservedAnalyses::all();
+    char *S = nullptr;
+    zy_print_activity(wrap(&F), &S);
+    outs() << S;
+    free(S);
+    return PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
+
+bool isPassName(StringRef Name) { return Name == "zymase" || Name == "enzyme"; }
+
+void registerCallbacks(PassBuilder &PB) {
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        if (!isPassName(Name))
+          return false;
+        MPM.addPass(ZymasePass());
+        return true;
+      });
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, FunctionPassManager &FPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name != "print<zymase-activity>")
+          return false;
+        FPM.addPass(ActivityPrinter());
+        return true;
+      });
+  // Differentiate after the module has been simplified (inlining, SROA,
+  // ...) and before vectorization and unrolling; the rest of the optimizer
+  // then works on the gradients too.  This extension point exists at -O0.
+  PB.registerOptimizerEarlyEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel ZY_EP_PHASE_PARAM) {
+        MPM.addPass(ZymasePass());
+      });
+}
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) ::llvm::PassPluginLibraryInfo
+llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "Zymase", LLVM_VERSION_STRING,
+          registerCallbacks};
+}

@@ -1,0 +1,67 @@
+/* diag.c - formats user-facing errors and hands them to LLVM's diagnostic
+ * machinery through the glue layer.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include "diag.h"
+
+#include "../llvm/glue.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kind_tag[ZY_ERR_COUNT] = {
+    [ZY_ERR_BAD_CALL] = "bad-call",       [ZY_ERR_BAD_MARKER] = "bad-marker",
+    [ZY_ERR_BAD_RETURN] = "bad-return",   [ZY_ERR_NO_RULE] = "no-rule",
+    [ZY_ERR_UNSUPPORTED] = "unsupported",
+};
+
+static int nerrors;
+
+int zy_error_count(void) { return nerrors; }
+void zy_error_reset(void) { nerrors = 0; }
+
+/* The instruction as LLVM prints it, on one line, without leading blanks
+ * and without trailing metadata attachments. */
+static char *inst_text(LLVMValueRef inst) {
+  char *s = LLVMPrintValueToString(inst);
+  char *p = s;
+  while (*p == ' ')
+    p++;
+  char *out = strdup(p);
+  LLVMDisposeMessage(s);
+  char *meta = strstr(out, ", !");
+  if (meta)
+    *meta = 0;
+  return out;
+}
+
+int zy_error(ZyErr kind, LLVMValueRef fn, LLVMValueRef inst, const char *hint,
+             const char *fmt, ...) {
+  char what[1024], msg[4096];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+
+  size_t n = 0;
+  const char *name = fn ? LLVMGetValueName(fn) : "?";
+  n += snprintf(msg + n, sizeof msg - n,
+                "[zymase:%s] cannot differentiate '%s': %s", kind_tag[kind],
+                name, what);
+  if (inst && LLVMIsAInstruction(inst)) {
+    char *t = inst_text(inst);
+    n += snprintf(msg + n, sizeof msg - n, "\n  instruction: %s", t);
+    free(t);
+  }
+  if (hint && n < sizeof msg)
+    snprintf(msg + n, sizeof msg - n, "\n  hint: %s", hint);
+  nerrors++;
+  zy_llvm_diagnose(fn, inst, msg);
+  return -1;
+}
+
+void zy_assert_fail(const char *cond, const char *file, int line) {
+  fprintf(stderr, "zymase: internal error: %s (%s:%d)\n", cond, file, line);
+  abort();
+}

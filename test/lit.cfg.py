@@ -1,0 +1,33 @@
+# lit configuration for Zymase.
+# Substitutions:
+#   %opt      opt with the plugin loaded     %zyopt  = %opt -passes=zymase
+#   %clang    clang with the plugin (-fpass-plugin) and the test headers
+#   %FileCheck, %not
+import os
+import lit.formats
+
+config.name = "Zymase"
+config.test_format = lit.formats.ShTest(True)
+config.suffixes = [".ll", ".c"]
+config.test_source_root = os.path.dirname(__file__)
+
+site = lit_config.params.get("zymase_site")
+if site:
+    lit_config.load_config(config, site)
+else:
+    lit_config.fatal("run the tests through ctest (or pass --param zymase_site=...)")
+
+config.test_exec_root = os.path.join(config.zymase_obj, "lit-out")
+bin = config.llvm_bin
+plugin = config.zymase_plugin
+inc = os.path.join(config.zymase_src, "test", "integration")
+pub = os.path.join(config.zymase_src, "include")
+
+config.substitutions.append(("%zyopt", f"{bin}/opt -load-pass-plugin={plugin} -passes=zymase"))
+config.substitutions.append(("%opt", f"{bin}/opt -load-pass-plugin={plugin}"))
+config.substitutions.append(("%clang", f"{bin}/clang -fpass-plugin={plugin} -I{inc} -I{pub} -Wno-unknown-attributes"))
+config.substitutions.append(("%FileCheck", f"{bin}/FileCheck"))
+config.substitutions.append(("%not", f"{bin}/not"))
+config.substitutions.append(("%plugin", plugin))
+config.available_features.add(f"llvm{config.llvm_major}")
+config.environment["PATH"] = bin + os.pathsep + config.environment.get("PATH", "")
