@@ -136,6 +136,59 @@ static int read_arguments(Lowering *l, unsigned first) {
   return 0;
 }
 
+/* Whether type `t` holds a `want` at byte `off` (itself, or a member of
+ * its structs, arrays and vectors). */
+static int holds(LLVMTargetDataRef td, LLVMTypeRef t, unsigned long long off,
+                 LLVMTypeRef want) {
+  if (off == 0 && t == want)
+    return 1;
+  switch (LLVMGetTypeKind(t)) {
+  case LLVMStructTypeKind:
+    for (unsigned i = LLVMCountStructElementTypes(t); i-- > 0;) {
+      unsigned long long o = LLVMOffsetOfElement(td, t, i);
+      if (o <= off)
+        return holds(td, LLVMStructGetTypeAtIndex(t, i), off - o, want);
+    }
+    return 0;
+  case LLVMArrayTypeKind:
+  case LLVMVectorTypeKind: {
+    LLVMTypeRef e = LLVMGetElementType(t);
+    unsigned long long size = LLVMABISizeOfType(td, e);
+    unsigned long long n = LLVMGetTypeKind(t) == LLVMArrayTypeKind
+                               ? LLVMGetArrayLength(t)
+                               : LLVMGetVectorSize(t);
+    return size && off < n * size && holds(td, e, off % size, want);
+  }
+  default:
+    return 0;
+  }
+}
+
+/* Each gradient must land on a member of its own type in the declared
+ * return type; otherwise the caller would read the bits as something
+ * else. */
+static int check_layout(Lowering *l, LLVMTargetDataRef td, LLVMTypeRef gt,
+                        LLVMTypeRef rt) {
+  unsigned k = LLVMCountStructElementTypes(gt);
+  for (unsigned f = 0; f < k; f++) {
+    LLVMTypeRef want = LLVMStructGetTypeAtIndex(gt, f);
+    unsigned long long off = LLVMOffsetOfElement(td, gt, f);
+    if (holds(td, rt, off, want))
+      continue;
+    char *ws = LLVMPrintTypeToString(want);
+    char *rs = LLVMPrintTypeToString(rt);
+    zy_error(ZY_ERR_BAD_RETURN, l->fn, l->call,
+             "declare a struct with one field per active argument, of the "
+             "argument's type, in argument order",
+             "gradient %u (%s) does not match the declared return type %s at "
+             "byte %llu", f + 1, ws, rs, off);
+    LLVMDisposeMessage(ws);
+    LLVMDisposeMessage(rs);
+    return -1;
+  }
+  return 0;
+}
+
 /* Stores the gradient struct `g` into the user's return type: its fields
  * at their natural C offsets (as a struct of those types would have
  * them), into the sret buffer `out` or into a value of type `rt`. */
@@ -176,6 +229,8 @@ static int pack_result(Lowering *l, LLVMValueRef grads, LLVMTypeRef rt,
     LLVMDisposeMessage(s);
     return -1;
   }
+  if (k && check_layout(l, td, gt, rt))
+    return -1;
   LLVMValueRef buf = out;
   if (!buf) {
     LLVMBuilderRef eb = LLVMCreateBuilderInContext(l->zm->ctx);

@@ -37,7 +37,11 @@ static void record_predecessor(ZyGen *g, LLVMBasicBlockRef bb) {
   for (size_t k = 0; k < preds->len; k++) {
     LLVMValueRef idx = LLVMConstInt(i32, k, 0);
     LLVMBasicBlockRef from = zy_map_get(&g->vmap, preds->data[k]);
-    LLVMAddIncoming(phi, &idx, &from, 1);
+    /* One entry per edge: a switch may reach bb through several cases. */
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(preds->data[k]);
+    for (unsigned s = 0; s < LLVMGetNumSuccessors(t); s++)
+      if (LLVMGetSuccessor(t, s) == bb)
+        LLVMAddIncoming(phi, &idx, &from, 1);
   }
   zy_map_put(&g->predidx, bb, phi);
 }

@@ -3,6 +3,9 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
+#include "analysis/effects.h"
+#include "rules.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,48 +71,58 @@ static int check_control_flow(ZyGen *g) {
                   "differentiated yet");
 }
 
-static int is_call_to(LLVMValueRef inst, const char *name) {
-  LLVMValueRef callee = LLVMGetCalledValue(inst);
-  return callee && LLVMIsAFunction(callee) &&
-         !strcmp(LLVMGetValueName(callee), name);
+/* A call that receives an active value: fine when derivatives can only
+ * leave it through its result (math functions, calls that only read
+ * memory, functions whose bodies write nothing outside their frame) or
+ * when it only prints. */
+static int check_call_flow(ZyGen *g, LLVMValueRef call) {
+  LLVMValueRef callee = LLVMGetCalledValue(call);
+  if (zy_rule_for_call(callee) || zy_llvm_call_reads_only(call) ||
+      zy_activity_inactive_function(callee))
+    return 0;
+  if (callee && LLVMIsAFunction(callee) && !LLVMIsDeclaration(callee) &&
+      !zy_effects_first_write(callee, zy_rule_known))
+    return 0;
+  if (callee && LLVMIsAFunction(callee) && LLVMIsDeclaration(callee) &&
+      zy_activity_useful(g->act, call) && zy_activity_varied(g->act, call))
+    return 0; /* reported by the reverse sweep as a missing rule */
+  g->cur = call;
+  return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                      "pass the value as a return value, or mark the "
+                      "argument enzyme_const",
+                      "an active value is passed to a call that may write "
+                      "memory; derivatives through memory are not "
+                      "supported yet");
 }
 
 /* Step 4: every place where an active value flows into something that
  * does not propagate derivatives must be one where dropping the
- * derivative is right (comparisons, float-to-int conversion, calls that
- * only read memory).  Anything else would silently lose derivatives. */
+ * derivative is right (comparisons, float-to-int conversion, calls
+ * without effects on memory).  Anything else would silently lose
+ * derivatives. */
 static int check_flows(ZyGen *g) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->primal); bb;
        bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
          i = LLVMGetNextInstruction(i)) {
-      if (zy_activity_varied(g->act, i))
-        continue;
       int nops = LLVMGetNumOperands(i), varied = 0;
       for (int k = 0; k < nops; k++)
         varied |= zy_activity_varied(g->act, LLVMGetOperand(i, k));
       if (!varied)
         continue;
       LLVMOpcode op = LLVMGetInstructionOpcode(i);
-      if (op == LLVMFCmp || op == LLVMFPToSI || op == LLVMFPToUI ||
-          op == LLVMRet || op == LLVMBr || op == LLVMSwitch)
+      if (op == LLVMCall) {
+        if (check_call_flow(g, i))
+          return -1;
+        continue;
+      }
+      /* Extracting an integer member of an active aggregate is fine. */
+      if (zy_activity_varied(g->act, i) || op == LLVMFCmp ||
+          op == LLVMFPToSI || op == LLVMFPToUI || op == LLVMRet ||
+          op == LLVMBr || op == LLVMSwitch || op == LLVMExtractValue ||
+          op == LLVMExtractElement)
         continue;
       g->cur = i;
-      if (op == LLVMCall) {
-        if (zy_llvm_call_reads_only(i) || is_call_to(i, "printf") ||
-            is_call_to(i, "fprintf") || is_call_to(i, "puts"))
-          continue;
-        if (!zy_activity_useful(g->act, i) &&
-            LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMVoidTypeKind &&
-            !zy_type_differentiable(LLVMTypeOf(i)))
-          continue;
-        return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
-                            "pass the value as a return value, or mark the "
-                            "argument enzyme_const",
-                            "an active value is passed to a call that may "
-                            "write memory; derivatives through memory are "
-                            "not supported yet");
-      }
       if (op == LLVMStore)
         return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
                             "an active value is stored to memory; "

@@ -115,10 +115,10 @@ LLVMValueRef zy_powi(LLVMBuilderRef b, LLVMValueRef x, LLVMValueRef n) {
 /* Builds
  *   T digamma(T x) {
  *     T acc = 0;
- *     while (x < 6) { acc -= 1/x; x += 1; }      // psi(x) = psi(x+1) - 1/x
+ *     while (x < lo) { acc -= 1/x; x += 1; }     // psi(x) = psi(x+1) - 1/x
  *     T f = 1/(x*x);                             // asymptotic series
- *     return acc + log(x) - 0.5/x
- *            - f*(1/12 - f*(1/120 - f*(1/252 - f*(1/240 - f/132))));
+ *     return acc + log(x) - 0.5/x - f*(1/12 - f*(1/120 - f*(1/252
+ *            - f*(1/240 - f*(1/132 - f*691/32760)))));
  *   }
  */
 static LLVMValueRef build_digamma(LLVMModuleRef m, LLVMTypeRef t,
@@ -140,7 +140,11 @@ static LLVMValueRef build_digamma(LLVMModuleRef m, LLVMTypeRef t,
 
   LLVMPositionBuilderAtEnd(b, head);
   LLVMValueRef x = LLVMBuildPhi(b, t, "x"), acc = LLVMBuildPhi(b, t, "acc");
-  LLVMBuildCondBr(b, LLVMBuildFCmp(b, LLVMRealOLT, x, K(6), ""), body, tail);
+  /* Shift x up until the series' first omitted term, 1/(12 x^14), is
+   * below the type's precision. */
+  LLVMTypeKind k = LLVMGetTypeKind(t);
+  double lo = k == LLVMX86_FP80TypeKind || k == LLVMFP128TypeKind ? 24 : 10;
+  LLVMBuildCondBr(b, LLVMBuildFCmp(b, LLVMRealOLT, x, K(lo), ""), body, tail);
 
   LLVMPositionBuilderAtEnd(b, body);
   LLVMValueRef acc1 = LLVMBuildFSub(b, acc, LLVMBuildFDiv(b, K(1), x, ""), "");
@@ -153,9 +157,10 @@ static LLVMValueRef build_digamma(LLVMModuleRef m, LLVMTypeRef t,
 
   LLVMPositionBuilderAtEnd(b, tail);
   LLVMValueRef f = LLVMBuildFDiv(b, K(1), LLVMBuildFMul(b, x, x, ""), "");
-  LLVMValueRef s = LLVMBuildFDiv(b, f, K(132), "");
-  static const double coef[] = {1.0 / 240, 1.0 / 252, 1.0 / 120, 1.0 / 12};
-  for (int i = 0; i < 4; i++)
+  LLVMValueRef s = LLVMBuildFMul(b, f, K(691.0 / 32760), "");
+  static const double coef[] = {1.0 / 132, 1.0 / 240, 1.0 / 252, 1.0 / 120,
+                                1.0 / 12};
+  for (int i = 0; i < 5; i++)
     s = LLVMBuildFMul(b, f, LLVMBuildFSub(b, K(coef[i]), s, ""), "");
   LLVMValueRef r = LLVMBuildFAdd(b, acc, zy_math1(b, "log", x), "");
   r = LLVMBuildFSub(b, r, LLVMBuildFDiv(b, K(0.5), x, ""), "");

@@ -130,6 +130,7 @@ static int reverse_instruction(ZyGen *g, LLVMValueRef i) {
   case LLVMFNeg:
   case LLVMFPExt:
   case LLVMFPTrunc:
+  case LLVMFreeze:
   case LLVMSelect:
     return zy_reverse_arith(g, i, d);
   case LLVMExtractValue:

@@ -21,6 +21,9 @@ int zy_reverse_arith(ZyGen *g, LLVMValueRef i, LLVMValueRef d) {
     if (ACTIVE(c))
       zy_add_adjoint(g, c, LLVMBuildFNeg(b, d, ""));
     return 0;
+  case LLVMFreeze:
+    zy_add_adjoint(g, a, d);
+    return 0;
   case LLVMFNeg:
     zy_add_adjoint(g, a, LLVMBuildFNeg(b, d, ""));
     return 0;

@@ -37,7 +37,7 @@ static int call_gradient(ZyGen *g, LLVMValueRef call, LLVMValueRef callee,
       sig.active_args |= 1ull << k;
   if (!sig.active_args)
     return 0;
-  LLVMValueRef w = zy_effects_first_write(callee);
+  LLVMValueRef w = zy_effects_first_write(callee, zy_rule_known);
   if (w) {
     zy_error(ZY_ERR_UNSUPPORTED, g->user, g->cur, NULL,
              "the called function '%s' has side effects, which its gradient "

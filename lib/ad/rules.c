@@ -52,17 +52,20 @@ const ZyRule *zy_rule_named(const char *family) {
   return NULL;
 }
 
-/* llvm.<family>.<types> */
+/* llvm.<family>.<types>, where a '_' in the family stands for a '.' in
+ * the intrinsic name (arithmetic_fence: llvm.arithmetic.fence.f64). */
+static int intrinsic_matches(const char *name, const char *family) {
+  for (; *family; family++, name++)
+    if (*name != (*family == '_' ? '.' : *family))
+      return 0;
+  return *name == '.' || *name == 0;
+}
+
 static const ZyRule *intrinsic_rule(const char *name) {
-  char family[32];
-  const char *dot = strchr(name + 5, '.');
-  size_t n = dot ? (size_t)(dot - (name + 5)) : strlen(name + 5);
-  if (n >= sizeof family)
-    return NULL;
-  memcpy(family, name + 5, n);
-  family[n] = 0;
-  const ZyRule *r = zy_rule_named(family);
-  return r && (r->where & ZY_INTR) ? r : NULL;
+  for (size_t i = 0; i < sizeof rules / sizeof *rules; i++)
+    if ((rules[i].where & ZY_INTR) && intrinsic_matches(name + 5, rules[i].family))
+      return &rules[i];
+  return NULL;
 }
 
 /* <family>, <family>f, <family>l, with floating-point parameters. */
@@ -91,4 +94,8 @@ const ZyRule *zy_rule_for_call(LLVMValueRef callee) {
   if (!strncmp(name, "llvm.", 5))
     return intrinsic_rule(name);
   return LLVMIsDeclaration(callee) ? libm_rule(callee, name) : NULL;
+}
+
+int zy_rule_known(LLVMValueRef callee) {
+  return zy_rule_for_call(callee) != NULL;
 }

@@ -29,6 +29,10 @@ enum { ZY_INTR = 1, ZY_LIBM = 2, ZY_BOTH = 3 };
 /* The rule for a call to `callee` (llvm.sin.f64, sinf, ...), or NULL. */
 const ZyRule *zy_rule_for_call(LLVMValueRef callee);
 
+/* Whether `callee` has a rule: a ZyBenignCall for the effects analysis,
+ * as math functions write at most errno. */
+int zy_rule_known(LLVMValueRef callee);
+
 /* The rule for a family name ("fmod" is also used for frem). */
 const ZyRule *zy_rule_named(const char *family);
 

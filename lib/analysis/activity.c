@@ -41,6 +41,22 @@ int zy_type_differentiable(LLVMTypeRef t) {
   }
 }
 
+int zy_activity_inactive_function(LLVMValueRef fn) {
+  static const char *const names[] = {
+      "printf", "fprintf", "puts",    "putchar", "lround",  "lroundf",
+      "lroundl", "llround", "llroundf", "llroundl", "lrint", "lrintf",
+      "lrintl", "llrint",  "llrintf", "llrintl", "ilogb",   "ilogbf",
+      "ilogbl",
+  };
+  if (!fn || !LLVMIsAFunction(fn) || !LLVMIsDeclaration(fn))
+    return 0;
+  const char *name = LLVMGetValueName(fn);
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (!strcmp(name, names[i]))
+      return 1;
+  return 0;
+}
+
 /* Forward: an instruction of differentiable type with a varied operand is
  * varied.  Instructions are visited in layout order until nothing changes,
  * which also covers phis fed from later blocks. */

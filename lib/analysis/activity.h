@@ -21,6 +21,11 @@ int zy_activity_useful(const ZyActivity *a, LLVMValueRef v);
 /* varied and useful: the value needs an adjoint. */
 int zy_activity_active(const ZyActivity *a, LLVMValueRef v);
 
+/* Whether `fn` is a library function known not to propagate derivatives
+ * nor to write memory a derivative could flow through (printing,
+ * float-to-integer rounding). */
+int zy_activity_inactive_function(LLVMValueRef fn);
+
 /* Whether values of type `t` can carry a derivative: floating point
  * scalars, vectors of them, and aggregates with such a member. */
 int zy_type_differentiable(LLVMTypeRef t);

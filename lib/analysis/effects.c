@@ -23,9 +23,14 @@ static int writes_stack_only(LLVMValueRef ptr) {
   return LLVMIsAAllocaInst(base_object(ptr)) != NULL;
 }
 
-static LLVMValueRef first_write(LLVMValueRef fn, ZyVec *seen);
+typedef struct Walk {
+  ZyVec seen;
+  ZyBenignCall benign;
+} Walk;
 
-static LLVMValueRef call_writes(LLVMValueRef call, ZyVec *seen) {
+static LLVMValueRef first_write(LLVMValueRef fn, Walk *w);
+
+static LLVMValueRef call_writes(LLVMValueRef call, Walk *w) {
   LLVMValueRef callee = LLVMGetCalledValue(call);
   const char *name = callee && LLVMIsAFunction(callee)
                          ? LLVMGetValueName(callee)
@@ -37,15 +42,17 @@ static LLVMValueRef call_writes(LLVMValueRef call, ZyVec *seen) {
       return writes_stack_only(LLVMGetOperand(call, 0)) ? NULL : call;
     return NULL; /* lifetime, dbg, math: no effect we could repeat */
   }
-  if (!name || LLVMIsDeclaration(callee))
+  if (!name)
     return call; /* unknown code: assume it writes */
-  return first_write(callee, seen) ? call : NULL;
+  if (LLVMIsDeclaration(callee))
+    return w->benign && w->benign(callee) ? NULL : call;
+  return first_write(callee, w) ? call : NULL;
 }
 
-static LLVMValueRef first_write(LLVMValueRef fn, ZyVec *seen) {
-  if (zy_vec_contains(seen, fn))
+static LLVMValueRef first_write(LLVMValueRef fn, Walk *w) {
+  if (zy_vec_contains(&w->seen, fn))
     return NULL;
-  zy_vec_push(seen, fn);
+  zy_vec_push(&w->seen, fn);
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
        bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
@@ -61,7 +68,7 @@ static LLVMValueRef first_write(LLVMValueRef fn, ZyVec *seen) {
       case LLVMInvoke:
         return i;
       case LLVMCall:
-        if (call_writes(i, seen))
+        if (call_writes(i, w))
           return i;
         break;
       default:
@@ -71,9 +78,9 @@ static LLVMValueRef first_write(LLVMValueRef fn, ZyVec *seen) {
   return NULL;
 }
 
-LLVMValueRef zy_effects_first_write(LLVMValueRef fn) {
-  ZyVec seen = {0};
-  LLVMValueRef w = first_write(fn, &seen);
-  zy_vec_free(&seen);
-  return w;
+LLVMValueRef zy_effects_first_write(LLVMValueRef fn, ZyBenignCall benign) {
+  Walk w = {.benign = benign};
+  LLVMValueRef i = first_write(fn, &w);
+  zy_vec_free(&w.seen);
+  return i;
 }

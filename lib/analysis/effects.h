@@ -6,8 +6,13 @@
 
 #include <llvm-c/Core.h>
 
+/* Whether a call to the declared function `callee` has no effect worth
+ * preserving (e.g. a math function whose only write is errno). */
+typedef int (*ZyBenignCall)(LLVMValueRef callee);
+
 /* The first instruction of `fn` (or of a function it calls) with an
- * effect outside its own stack frame, or NULL when there is none. */
-LLVMValueRef zy_effects_first_write(LLVMValueRef fn);
+ * effect outside its own stack frame, or NULL when there is none.  Calls
+ * to declarations for which `benign` says yes do not count. */
+LLVMValueRef zy_effects_first_write(LLVMValueRef fn, ZyBenignCall benign);
 
 #endif
