@@ -106,7 +106,13 @@ static int read_arguments(Lowering *l, unsigned first) {
     if (!v) {
       char *have = LLVMPrintTypeToString(LLVMTypeOf(a));
       char *want = LLVMPrintTypeToString(params[p]);
-      zy_error(ZY_ERR_BAD_CALL, l->fn, l->call, NULL,
+      /* A marker the optimizer folded to its value looks like this. */
+      const char *hint = LLVMIsAConstantInt(a)
+                             ? "if this argument was meant to be a marker, "
+                               "declare the markers without 'static' (the "
+                               "optimizer folds static markers to 0)"
+                             : NULL;
+      zy_error(ZY_ERR_BAD_CALL, l->fn, l->call, hint,
                "argument %u has type %s but parameter %u of '%s' has type %s",
                p + 1, have, p + 1, LLVMGetValueName(l->fn), want);
       LLVMDisposeMessage(have);
@@ -204,7 +210,8 @@ static int pack_result(Lowering *l, LLVMValueRef grads, LLVMTypeRef rt,
       return zy_error(ZY_ERR_BAD_RETURN, l->fn, l->call,
                       "declare __enzyme_autodiff to return double, or a "
                       "struct of one field per active argument",
-                      "the call returns void but there are %u gradients", k);
+                      "the call returns void but there %s %u gradient%s",
+                      k == 1 ? "is" : "are", k, k == 1 ? "" : "s");
     return 0;
   }
   if (k == 1 && !out && zy_type_differentiable(rt) &&
@@ -275,6 +282,9 @@ static int lower(Lowering *l) {
     return zy_error(ZY_ERR_BAD_CALL, l->fn, call,
                     "define the function in the same translation unit",
                     "the function has no body here");
+  if (LLVMIsFunctionVarArg(LLVMGlobalGetValueType(l->fn)))
+    return zy_error(ZY_ERR_BAD_CALL, l->fn, call, NULL,
+                    "variadic functions cannot be differentiated");
   if (read_arguments(l, first + 1))
     return -1;
   LLVMTypeRef fret = LLVMGetReturnType(LLVMGlobalGetValueType(l->fn));

@@ -12,54 +12,58 @@ static int starts_with(const char *s, const char *p) {
   return !strncmp(s, p, strlen(p));
 }
 
-/* The calls (not other uses) of `fn`. */
-static void collect_calls(LLVMValueRef fn, ZyVec *calls) {
-  for (LLVMUseRef u = LLVMGetFirstUse(fn); u; u = LLVMGetNextUse(u)) {
-    LLVMValueRef user = LLVMGetUser(u);
-    if (LLVMIsACallInst(user) && LLVMGetCalledValue(user) == fn)
-      zy_vec_push(calls, user);
-  }
+static int is_entry_point(const char *name) {
+  static const char *const prefixes[] = {
+      "__enzyme_autodiff", "__enzyme_fwddiff", "__enzyme_augmentfwd",
+      "__enzyme_reverse", "__enzyme_batch"};
+  for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
+    if (starts_with(name, prefixes[i]))
+      return 1;
+  return 0;
 }
 
-static void lower_all(ZyModule *zm, LLVMValueRef entry, int *changed) {
-  ZyVec calls = {0};
-  collect_calls(entry, &calls);
-  const char *name = LLVMGetValueName(entry);
-  for (size_t i = 0; i < calls.len; i++) {
-    if (starts_with(name, "__enzyme_autodiff")) {
-      if (!zy_lower_autodiff_call(zm, calls.data[i]))
-        *changed = 1;
-    } else {
-      LLVMValueRef call = calls.data[i];
-      LLVMValueRef caller =
-          LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
-      zy_error(ZY_ERR_BAD_CALL, caller, call, NULL,
-               "'%s' is not supported: Zymase implements reverse mode "
-               "(__enzyme_autodiff)", name);
-    }
-  }
-  zy_vec_free(&calls);
+/* The calls to entry points, in the order they appear in the module (so
+ * errors come out in source order). */
+static void collect_calls(LLVMModuleRef m, ZyVec *calls) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
+         bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+           i = LLVMGetNextInstruction(i)) {
+        LLVMValueRef callee = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : 0;
+        if (callee && LLVMIsAFunction(callee) &&
+            is_entry_point(LLVMGetValueName(callee)))
+          zy_vec_push(calls, i);
+      }
+}
+
+static int lower(ZyModule *zm, LLVMValueRef call) {
+  const char *name = LLVMGetValueName(LLVMGetCalledValue(call));
+  if (starts_with(name, "__enzyme_autodiff"))
+    return zy_lower_autodiff_call(zm, call);
+  return zy_error(ZY_ERR_BAD_CALL, NULL, call, NULL,
+                  "'%s' is not supported: Zymase implements reverse mode "
+                  "(__enzyme_autodiff)", name);
 }
 
 int zy_run_on_module(LLVMModuleRef m) {
   ZyModule zm = {.mod = m, .ctx = LLVMGetModuleContext(m)};
   int changed = 0;
-  ZyVec entries = {0};
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
-    const char *name = LLVMGetValueName(f);
-    if (starts_with(name, "__enzyme_autodiff") ||
-        starts_with(name, "__enzyme_fwddiff") ||
-        starts_with(name, "__enzyme_augmentfwd") ||
-        starts_with(name, "__enzyme_reverse") ||
-        starts_with(name, "__enzyme_batch"))
-      zy_vec_push(&entries, f);
+  ZyVec calls = {0}, entries = {0};
+  collect_calls(m, &calls);
+  for (size_t i = 0; i < calls.len; i++) {
+    LLVMValueRef callee = LLVMGetCalledValue(calls.data[i]);
+    if (!zy_vec_contains(&entries, callee))
+      zy_vec_push(&entries, callee);
+    if (!lower(&zm, calls.data[i]))
+      changed = 1;
   }
   for (size_t i = 0; i < entries.len; i++) {
     LLVMValueRef f = entries.data[i];
-    lower_all(&zm, f, &changed);
     if (!LLVMGetFirstUse(f) && LLVMIsDeclaration(f))
       LLVMDeleteFunction(f);
   }
+  zy_vec_free(&calls);
   zy_vec_free(&entries);
   for (size_t i = 0; i < zm.grads.len; i++)
     free(zm.grads.data[i]);

@@ -64,11 +64,19 @@ static int check_control_flow(ZyGen *g) {
   LLVMBasicBlockRef cyc = zy_llvm_find_cycle(g->primal);
   if (!cyc)
     return 0;
-  return zy_error(ZY_ERR_UNSUPPORTED, g->user, LLVMGetFirstInstruction(cyc),
-                  "write the loop with a fixed trip count small enough to "
-                  "unroll, or wait for loop support",
-                  "the function contains a loop; loops are not "
-                  "differentiated yet");
+  /* Point at the block's first instruction that has a source location. */
+  LLVMValueRef at = LLVMGetBasicBlockTerminator(cyc);
+  for (LLVMValueRef i = LLVMGetFirstInstruction(cyc); i;
+       i = LLVMGetNextInstruction(i))
+    if (LLVMGetDebugLocLine(i)) {
+      at = i;
+      break;
+    }
+  return zy_error(ZY_ERR_UNSUPPORTED, g->user, at,
+                  "a loop with a small constant trip count is unrolled "
+                  "and works; tail recursion is turned into a loop at -O2",
+                  "the function contains a loop (after optimization); "
+                  "loops are not differentiated yet");
 }
 
 /* A call that receives an active value: fine when derivatives can only

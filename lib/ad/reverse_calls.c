@@ -7,6 +7,7 @@
 #include "rules.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static int apply_rule(ZyGen *g, LLVMValueRef call, const ZyRule *r,
                       LLVMValueRef d) {
@@ -75,10 +76,13 @@ int zy_reverse_call(ZyGen *g, LLVMValueRef call, LLVMValueRef d) {
   if (!callee || !LLVMIsAFunction(callee))
     return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
                         "indirect calls are not differentiated yet");
+  const char *name = LLVMGetValueName(callee);
+  if (!strncmp(name, "llvm.", 5))
+    return ZY_GEN_ERROR(g, ZY_ERR_NO_RULE, NULL,
+                        "no derivative rule for the intrinsic '%s'", name);
   return ZY_GEN_ERROR(
       g, ZY_ERR_NO_RULE,
       "give the function a body in this translation unit, or pass its "
       "active arguments as enzyme_const",
-      "no derivative rule for the external function '%s'",
-      LLVMGetValueName(callee));
+      "no derivative rule for the external function '%s'", name);
 }

@@ -81,8 +81,21 @@ static const ZyRule *libm_rule(LLVMValueRef callee, const char *name) {
     if (!(r->where & ZY_LIBM) || strncmp(name, r->family, n))
       continue;
     const char *suffix = name + n;
-    if (!strcmp(suffix, "") || !strcmp(suffix, "f") || !strcmp(suffix, "l"))
-      return LLVMCountParamTypes(fty) == r->arity ? r : NULL;
+    if (strcmp(suffix, "") && strcmp(suffix, "f") && strcmp(suffix, "l"))
+      continue;
+    /* The differentiated operands are floats, any others integers. */
+    unsigned np = LLVMCountParamTypes(fty);
+    LLVMTypeRef params[4];
+    if (np < r->arity || np > 4)
+      return NULL;
+    LLVMGetParamTypes(fty, params);
+    for (unsigned k = 0; k < np; k++) {
+      LLVMTypeKind pk = LLVMGetTypeKind(params[k]);
+      if ((k < r->arity) == (pk == LLVMIntegerTypeKind) ||
+          pk == LLVMPointerTypeKind)
+        return NULL;
+    }
+    return r;
   }
   return NULL;
 }

@@ -21,7 +21,9 @@ using namespace llvm;
 extern "C" void zy_llvm_diagnose(LLVMValueRef fn, LLVMValueRef inst,
                                  const char *msg) {
   Instruction *I = inst ? dyn_cast<Instruction>(unwrap(inst)) : nullptr;
-  Function *F = I ? I->getFunction() : unwrap<Function>(fn);
+  // The user's function rather than a clone of it: clang locates it in
+  // the source even without debug info.
+  Function *F = fn ? unwrap<Function>(fn) : I->getFunction();
   DiagnosticLocation Loc;
   if (I && I->getDebugLoc())
     Loc = DiagnosticLocation(I->getDebugLoc());

@@ -13,7 +13,8 @@ extern "C" {
 
 /* --- Provided by the glue (C++) ----------------------------------------- */
 
-/* Reports an error through LLVMContext::diagnose, located at `inst`'s debug
+/* Reports an error about function `fn` (or, when NULL, the function
+ * holding `inst`) through LLVMContext::diagnose, located at `inst`'s debug
  * location, or at `fn`'s subprogram when `inst` has none.  Clang prints it
  * like its own errors and fails the compilation; opt prints it and exits. */
 void zy_llvm_diagnose(LLVMValueRef fn, LLVMValueRef inst, const char *msg);

@@ -45,10 +45,13 @@ int zy_error(ZyErr kind, LLVMValueRef fn, LLVMValueRef inst, const char *hint,
   va_end(ap);
 
   size_t n = 0;
-  const char *name = fn ? LLVMGetValueName(fn) : "?";
-  n += snprintf(msg + n, sizeof msg - n,
-                "[zymase:%s] cannot differentiate '%s': %s", kind_tag[kind],
-                name, what);
+  if (fn)
+    n += snprintf(msg + n, sizeof msg - n,
+                  "[zymase:%s] cannot differentiate '%s': %s", kind_tag[kind],
+                  LLVMGetValueName(fn), what);
+  else
+    n += snprintf(msg + n, sizeof msg - n, "[zymase:%s] %s", kind_tag[kind],
+                  what);
   if (inst && LLVMIsAInstruction(inst)) {
     char *t = inst_text(inst);
     n += snprintf(msg + n, sizeof msg - n, "\n  instruction: %s", t);

@@ -16,10 +16,11 @@ typedef enum ZyErr {
   ZY_ERR_COUNT
 } ZyErr;
 
-/* Reports an error about differentiating `fn` (the user's function) at
- * `inst` (may be NULL).  The message names the function, the instruction,
- * and carries file:line:col when `inst` has debug info.  `hint` may be
- * NULL.  Always returns -1, so callers can write `return zy_error(...)`. */
+/* Reports an error about differentiating `fn` (the user's function; NULL
+ * when the error is not about one) at `inst` (may be NULL).  The message
+ * names the function and the instruction, and carries file:line:col when
+ * `inst` has debug info, else the location of `fn`.  `hint` may be NULL.
+ * Always returns -1, so callers can write `return zy_error(...)`. */
 int zy_error(ZyErr kind, LLVMValueRef fn, LLVMValueRef inst, const char *hint,
              const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
