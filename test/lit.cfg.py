@@ -31,3 +31,11 @@ config.substitutions.append(("%not", f"{bin}/not"))
 config.substitutions.append(("%plugin", plugin))
 config.available_features.add(f"llvm{config.llvm_major}")
 config.environment["PATH"] = bin + os.pathsep + config.environment.get("PATH", "")
+
+# A sanitizer build of the plugin (-DZYMASE_SANITIZE=ON) runs inside the
+# uninstrumented clang and opt with the sanitizer runtimes preloaded.  Leak
+# checking is off: clang frees nothing at exit by design.
+if config.sanitizer_preload:
+    config.environment["LD_PRELOAD"] = config.sanitizer_preload
+    config.environment["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=1"
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
