@@ -1,0 +1,17 @@
+// errors/function-without-body.c - differentiating a function that is only declared in this translation unit is a bad-call error.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// RUN: %not %clang -c -O0 -g %s -o %t.o 2>&1 | %FileCheck %s --implicit-check-not=PLEASE --implicit-check-not='internal error'
+// RUN: %not %clang -c -O2 -g %s -o %t.o 2>&1 | %FileCheck %s --implicit-check-not=PLEASE --implicit-check-not='internal error'
+// RUN: %not %clang -c -O0 %s -o %t.o 2>&1 | %FileCheck %s --check-prefix=NOG --implicit-check-not=PLEASE --implicit-check-not='internal error'
+// RUN: %not %clang -c -O2 %s -o %t.o 2>&1 | %FileCheck %s --check-prefix=NOG --implicit-check-not=PLEASE --implicit-check-not='internal error'
+
+double __enzyme_autodiff(void *, ...);
+double f(double x);
+
+double g(double x) {
+  // CHECK: function-without-body.c:[[@LINE+4]]:10: error: [zymase:bad-call] cannot differentiate 'f': the function has no body here
+  // CHECK-NEXT: instruction: {{.*}}call double (ptr, ...) @__enzyme_autodiff(ptr
+  // CHECK: 1 error generated
+  // NOG: error: [zymase:bad-call] cannot differentiate 'f': the function has no body here
+  return __enzyme_autodiff((void *)f, x);
+}
