@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
+#include "rules.h"
+
 #include <string.h>
 
 static int is_debug_intrinsic(LLVMValueRef inst) {
@@ -15,6 +17,18 @@ static int is_debug_intrinsic(LLVMValueRef inst) {
 static LLVMValueRef map(ZyGen *g, LLVMValueRef v) {
   LLVMValueRef m = zy_map_get(&g->vmap, v);
   return m ? m : v; /* constants and globals map to themselves */
+}
+
+/* In the gradient a math call's only effect that matters is its value:
+ * without errno writes, calls whose results the gradient does not need
+ * are deleted by the post-AD pipeline. */
+static void mark_pure(ZyGen *g, LLVMValueRef call) {
+  static const char *const attrs[] = {"memory", "nounwind", "willreturn"};
+  for (int k = 0; k < 3; k++) {
+    unsigned kind = LLVMGetEnumAttributeKindForName(attrs[k], strlen(attrs[k]));
+    LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex,
+                             LLVMCreateEnumAttribute(g->zm->ctx, kind, 0));
+  }
 }
 
 /* `ret v` becomes: adjoint(v) += dret; br reverse.<block>. */
@@ -67,6 +81,8 @@ int zy_forward_sweep(ZyGen *g) {
         zy_vec_push(&phis, i);
       } else if (!is_debug_intrinsic(i)) {
         LLVMValueRef c = LLVMInstructionClone(i);
+        if (LLVMIsACallInst(c) && zy_rule_known(LLVMGetCalledValue(c)))
+          mark_pure(g, c);
         LLVMInsertIntoBuilderWithName(g->b, c, name);
         zy_map_put(&g->vmap, i, c);
         zy_vec_push(&copies, i);
