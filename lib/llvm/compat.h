@@ -19,6 +19,19 @@
 #define ZY_EP_PHASE_PARAM
 #endif
 
+// GEPOperator::collectOffset takes a MapVector in LLVM 19 and a
+// SmallMapVector in later versions: take the type from its signature.
+#include "llvm/IR/Operator.h"
+#include <type_traits>
+template <typename T> struct ZyThirdParam;
+template <typename R, typename C, typename A1, typename A2, typename A3,
+          typename A4>
+struct ZyThirdParam<R (C::*)(A1, A2, A3, A4) const> {
+  using type = std::remove_reference_t<A3>;
+};
+using ZyGEPVarOffsets =
+    ZyThirdParam<decltype(&llvm::GEPOperator::collectOffset)>::type;
+
 // LLVM 22 moved PassPlugin.h from llvm/Passes to llvm/Plugins.
 #if __has_include("llvm/Plugins/PassPlugin.h")
 #include "llvm/Plugins/PassPlugin.h"

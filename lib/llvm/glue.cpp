@@ -11,10 +11,13 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+
+#include <numeric>
 
 using namespace llvm;
 
@@ -91,6 +94,26 @@ extern "C" LLVMBasicBlockRef zy_llvm_find_cycle(LLVMValueRef fn) {
     if (I.hasCycle())
       return wrap((*I).front());
   return nullptr;
+}
+
+extern "C" int zy_llvm_gep_offset(LLVMModuleRef m, LLVMValueRef gep,
+                                  long long *constant,
+                                  long long *stride) {
+  auto *G = dyn_cast<GEPOperator>(unwrap(gep));
+  if (!G)
+    return 0;
+  const DataLayout &DL = unwrap(m)->getDataLayout();
+  unsigned BW = DL.getIndexTypeSizeInBits(G->getType());
+  ZyGEPVarOffsets Vars;
+  APInt Const(BW, 0);
+  if (!G->collectOffset(DL, BW, Vars, Const))
+    return 0;
+  uint64_t S = 0;
+  for (auto &KV : Vars)
+    S = std::gcd(S, KV.second.abs().getZExtValue());
+  *constant = Const.getSExtValue();
+  *stride = (long long)S;
+  return 1;
 }
 
 extern "C" int zy_llvm_call_reads_only(LLVMValueRef call) {

@@ -40,6 +40,12 @@ void zy_llvm_domtree_free(ZyDomTree *dt);
  * or NULL when the CFG is acyclic. */
 LLVMBasicBlockRef zy_llvm_find_cycle(LLVMValueRef fn);
 
+/* Decomposes the byte offset of GEP `gep` (of module `m`) as `*constant` plus multiples
+ * of `*stride` (0 when every index is constant).  Returns 0 when the
+ * offset cannot be decomposed. */
+int zy_llvm_gep_offset(LLVMModuleRef m, LLVMValueRef gep, long long *constant,
+                       long long *stride);
+
 /* Memory effects of a call site (including its callee's attributes). */
 int zy_llvm_call_reads_only(LLVMValueRef call);
 
@@ -55,8 +61,10 @@ int zy_opt_verify_steps(void);    /* -zymase-verify          */
  * module changed. */
 int zy_run_on_module(LLVMModuleRef m);
 
-/* Prints the activity of every value of `fn` (printer pass). */
+/* Printer passes: the activity, and the types, of every value of `fn`,
+ * into a malloc'd string. */
 void zy_print_activity(LLVMValueRef fn, char **out);
+void zy_print_types(LLVMValueRef fn, char **out);
 
 #ifdef __cplusplus
 }

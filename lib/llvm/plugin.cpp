@@ -43,12 +43,15 @@ struct ZymasePass : PassInfoMixin<ZymasePass> {
   static bool isRequired() { return true; } // run at -O0 and on optnone too
 };
 
-struct ActivityPrinter : PassInfoMixin<ActivityPrinter> {
+// print<zymase-activity> and print<zymase-types>: run a C printer on each
+// function with a body.
+template <void (*Print)(LLVMValueRef, char **)>
+struct CPrinter : PassInfoMixin<CPrinter<Print>> {
   PreservedAnalyses run(Function &F, FunctionAnalysisManager &) {
     if (F.isDeclaration())
       return PreservedAnalyses::all();
     char *S = nullptr;
-    zy_print_activity(wrap(&F), &S);
+    Print(wrap(&F), &S);
     outs() << S;
     free(S);
     return PreservedAnalyses::all();
@@ -70,9 +73,12 @@ void registerCallbacks(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, FunctionPassManager &FPM,
          ArrayRef<PassBuilder::PipelineElement>) {
-        if (Name != "print<zymase-activity>")
+        if (Name == "print<zymase-activity>")
+          FPM.addPass(CPrinter<zy_print_activity>());
+        else if (Name == "print<zymase-types>")
+          FPM.addPass(CPrinter<zy_print_types>());
+        else
           return false;
-        FPM.addPass(ActivityPrinter());
         return true;
       });
   // Differentiate after the module has been simplified (inlining, SROA,

@@ -1,0 +1,418 @@
+/* types.c - type analysis by a fixpoint of local rules over the functions
+ * of a call tree (see types.h).  Each rule joins facts in both directions:
+ * a load tells the pointer what its memory holds as much as it tells the
+ * loaded value what it is.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include "types.h"
+
+#include "llvm/glue.h"
+#include "support/vec.h"
+
+#include <llvm-c/Target.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ZyTypes {
+  LLVMModuleRef mod;
+  LLVMTargetDataRef td;
+  ZyMap trees; /* value -> ZyTT* */
+  ZyVec funcs; /* functions analysed, the root first */
+  ZyMap rets;  /* function -> ZyVec* of returned values */
+};
+
+static const long long WHOLE[1] = {-1};
+
+static ZyTT *tree(ZyTypes *T, LLVMValueRef v) {
+  ZyTT *t = zy_map_get(&T->trees, v);
+  if (!t) {
+    t = calloc(1, sizeof *t);
+    zy_map_put(&T->trees, v, t);
+  }
+  return t;
+}
+
+static ZyTy scalar_kind(LLVMTypeRef t) {
+  switch (LLVMGetTypeKind(t)) {
+  case LLVMHalfTypeKind:
+    return ZY_TY_HALF;
+  case LLVMBFloatTypeKind:
+    return ZY_TY_BFLOAT;
+  case LLVMFloatTypeKind:
+    return ZY_TY_FLOAT;
+  case LLVMDoubleTypeKind:
+    return ZY_TY_DOUBLE;
+  case LLVMX86_FP80TypeKind:
+    return ZY_TY_FP80;
+  case LLVMFP128TypeKind:
+    return ZY_TY_FP128;
+  case LLVMPointerTypeKind:
+    return ZY_TY_PTR;
+  default:
+    return ZY_TY_UNKNOWN;
+  }
+}
+
+static int is_aggregate(LLVMTypeRef t) {
+  LLVMTypeKind k = LLVMGetTypeKind(t);
+  return k == LLVMStructTypeKind || k == LLVMArrayTypeKind;
+}
+
+/* Facts given by an LLVM type placed at byte `off` of a value (-1 for a
+ * scalar or vector value). */
+static int seed_type(ZyTypes *T, ZyTT *t, LLVMTypeRef ty, long long off) {
+  switch (LLVMGetTypeKind(ty)) {
+  case LLVMStructTypeKind: {
+    int c = 0;
+    for (unsigned i = 0; i < LLVMCountStructElementTypes(ty); i++)
+      c |= seed_type(T, t, LLVMStructGetTypeAtIndex(ty, i),
+                     off + (long long)LLVMOffsetOfElement(T->td, ty, i));
+    return c;
+  }
+  case LLVMArrayTypeKind: {
+    LLVMTypeRef e = LLVMGetElementType(ty);
+    long long size = (long long)LLVMABISizeOfType(T->td, e);
+    int c = 0;
+    for (unsigned i = 0; i < LLVMGetArrayLength(ty) && i < 64; i++)
+      c |= seed_type(T, t, e, off + i * size);
+    return c;
+  }
+  case LLVMVectorTypeKind:
+    return zy_tt_insert(t, &off, 1, scalar_kind(LLVMGetElementType(ty)));
+  default:
+    return zy_tt_insert(t, &off, 1, scalar_kind(ty));
+  }
+}
+
+static int seed_value(ZyTypes *T, LLVMValueRef v) {
+  LLVMTypeRef ty = LLVMTypeOf(v);
+  return seed_type(T, tree(T, v), ty, is_aggregate(ty) ? 0 : -1);
+}
+
+static int mark_int(ZyTypes *T, LLVMValueRef v) {
+  if (LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMIntegerTypeKind)
+    return 0;
+  return zy_tt_insert(tree(T, v), WHOLE, 1, ZY_TY_INT);
+}
+
+static int same(ZyTypes *T, LLVMValueRef a, LLVMValueRef b) {
+  ZyTT *ta = tree(T, a), *tb = tree(T, b);
+  return zy_tt_merge(ta, tb) | zy_tt_merge(tb, ta);
+}
+
+static long long size_of(ZyTypes *T, LLVMTypeRef t) {
+  return (long long)LLVMStoreSizeOfType(T->td, t);
+}
+
+/* The value `v` (of type `ty`) is the memory at pointer `ptr`: the load
+ * and store rule. */
+static int value_in_memory(ZyTypes *T, LLVMValueRef v, LLVMTypeRef ty,
+                           LLVMValueRef ptr) {
+  long long size = size_of(T, ty);
+  ZyTT mem = {0}, val = {0}, back = {0}, out = {0};
+  int c = 0;
+  zy_tt_pointee(tree(T, ptr), -1, &mem);
+  if (is_aggregate(ty))
+    zy_tt_shift(&mem, 0, 0, size, &val);
+  else
+    zy_tt_as_scalar(&mem, size, &val);
+  c |= zy_tt_merge(tree(T, v), &val);
+  if (is_aggregate(ty))
+    zy_tt_shift(tree(T, v), 0, 0, size, &back);
+  else
+    zy_tt_as_memory(tree(T, v), size, &back);
+  zy_tt_behind(&back, -1, &out);
+  c |= zy_tt_merge(tree(T, ptr), &out);
+  zy_tt_free(&mem), zy_tt_free(&val), zy_tt_free(&back), zy_tt_free(&out);
+  return c;
+}
+
+/* Memory at `to` is memory at `from` moved by `delta` bytes (or, with a
+ * stride, by `delta` plus a multiple of it). */
+static int moved(ZyTypes *T, LLVMValueRef from, LLVMValueRef to,
+                 long long delta, long long stride) {
+  ZyTT mem = {0}, sh = {0}, out = {0};
+  zy_tt_pointee(tree(T, from), -1, &mem);
+  zy_tt_shift(&mem, -delta, stride ? -(1LL << 60) : 0, -1, &sh);
+  if (stride) {
+    ZyTT mod = {0};
+    zy_tt_modulo(&sh, stride, &mod);
+    zy_tt_free(&sh);
+    sh = mod;
+  }
+  zy_tt_behind(&sh, -1, &out);
+  int c = zy_tt_merge(tree(T, to), &out);
+  zy_tt_free(&mem), zy_tt_free(&sh), zy_tt_free(&out);
+  return c;
+}
+
+static int rule_gep(ZyTypes *T, LLVMValueRef i) {
+  LLVMValueRef base = LLVMGetOperand(i, 0);
+  int c = 0;
+  for (int k = 1; k < LLVMGetNumOperands(i); k++)
+    c |= mark_int(T, LLVMGetOperand(i, k));
+  long long off, stride;
+  if (!zy_llvm_gep_offset(T->mod, i, &off, &stride))
+    return c;
+  c |= moved(T, base, i, off, stride);
+  c |= moved(T, i, base, -off, stride);
+  return c;
+}
+
+/* Byte offset of an extractvalue/insertvalue index path in `agg`. */
+static long long path_offset(ZyTypes *T, LLVMTypeRef agg, LLVMValueRef i,
+                             LLVMTypeRef *member) {
+  const unsigned *idx = LLVMGetIndices(i);
+  long long off = 0;
+  for (unsigned k = 0; k < LLVMGetNumIndices(i); k++) {
+    if (LLVMGetTypeKind(agg) == LLVMStructTypeKind) {
+      off += (long long)LLVMOffsetOfElement(T->td, agg, idx[k]);
+      agg = LLVMStructGetTypeAtIndex(agg, idx[k]);
+    } else {
+      agg = LLVMGetElementType(agg);
+      off += idx[k] * (long long)LLVMABISizeOfType(T->td, agg);
+    }
+  }
+  *member = agg;
+  return off;
+}
+
+/* `part` (of type `pty`) lives at byte `off` of aggregate value `agg`. */
+static int member(ZyTypes *T, LLVMValueRef agg, LLVMValueRef part,
+                  LLVMTypeRef pty, long long off) {
+  long long size = size_of(T, pty);
+  ZyTT a = {0}, p = {0}, back = {0}, out = {0};
+  zy_tt_shift(tree(T, agg), -off, 0, size, &a);
+  if (is_aggregate(pty))
+    p = a, a = (ZyTT){0};
+  else
+    zy_tt_as_scalar(&a, size, &p);
+  int c = zy_tt_merge(tree(T, part), &p);
+  if (is_aggregate(pty))
+    zy_tt_shift(tree(T, part), 0, 0, size, &back);
+  else
+    zy_tt_as_memory(tree(T, part), size, &back);
+  zy_tt_shift(&back, off, 0, -1, &out);
+  c |= zy_tt_merge(tree(T, agg), &out);
+  zy_tt_free(&a), zy_tt_free(&p), zy_tt_free(&back), zy_tt_free(&out);
+  return c;
+}
+
+static void add_function(ZyTypes *T, LLVMValueRef fn);
+
+static int rule_call(ZyTypes *T, LLVMValueRef call) {
+  LLVMValueRef callee = LLVMGetCalledValue(call);
+  if (!callee || !LLVMIsAFunction(callee))
+    return 0;
+  const char *name = LLVMGetValueName(callee);
+  unsigned nargs = LLVMGetNumArgOperands(call);
+  int c = 0;
+  if (!strncmp(name, "llvm.memcpy", 11) || !strncmp(name, "llvm.memmove", 12)) {
+    LLVMValueRef dst = LLVMGetOperand(call, 0), src = LLVMGetOperand(call, 1);
+    c |= moved(T, src, dst, 0, 0);
+    c |= moved(T, dst, src, 0, 0);
+    return c | mark_int(T, LLVMGetOperand(call, 2));
+  }
+  if (LLVMIsDeclaration(callee))
+    return 0;
+  add_function(T, callee);
+  for (unsigned k = 0; k < nargs && k < LLVMCountParams(callee); k++)
+    c |= same(T, LLVMGetOperand(call, k), LLVMGetParam(callee, k));
+  ZyVec *rets = zy_map_get(&T->rets, callee);
+  for (size_t k = 0; rets && k < rets->len; k++)
+    c |= same(T, call, rets->data[k]);
+  return c;
+}
+
+static int rule(ZyTypes *T, LLVMValueRef i) {
+  int c = 0;
+  switch (LLVMGetInstructionOpcode(i)) {
+  case LLVMLoad:
+    return value_in_memory(T, i, LLVMTypeOf(i), LLVMGetOperand(i, 0));
+  case LLVMStore: {
+    LLVMValueRef v = LLVMGetOperand(i, 0);
+    return value_in_memory(T, v, LLVMTypeOf(v), LLVMGetOperand(i, 1));
+  }
+  case LLVMGetElementPtr:
+    return rule_gep(T, i);
+  case LLVMPHI:
+    for (unsigned k = 0; k < LLVMCountIncoming(i); k++)
+      c |= same(T, i, LLVMGetIncomingValue(i, k));
+    return c;
+  case LLVMSelect:
+    return same(T, i, LLVMGetOperand(i, 1)) | same(T, i, LLVMGetOperand(i, 2));
+  case LLVMBitCast:
+  case LLVMAddrSpaceCast:
+  case LLVMPtrToInt:
+  case LLVMIntToPtr:
+  case LLVMFreeze:
+    return same(T, i, LLVMGetOperand(i, 0));
+  case LLVMTrunc:
+  case LLVMZExt:
+  case LLVMSExt:
+  case LLVMMul:
+  case LLVMSDiv:
+  case LLVMUDiv:
+  case LLVMSRem:
+  case LLVMURem:
+  case LLVMShl:
+  case LLVMLShr:
+  case LLVMAShr:
+    c |= mark_int(T, i);
+    for (int k = 0; k < LLVMGetNumOperands(i); k++)
+      c |= mark_int(T, LLVMGetOperand(i, k));
+    return c;
+  case LLVMSIToFP:
+  case LLVMUIToFP:
+    return mark_int(T, LLVMGetOperand(i, 0));
+  case LLVMFPToSI:
+  case LLVMFPToUI:
+    return mark_int(T, i);
+  case LLVMExtractValue: {
+    LLVMValueRef agg = LLVMGetOperand(i, 0);
+    LLVMTypeRef m;
+    long long off = path_offset(T, LLVMTypeOf(agg), i, &m);
+    return member(T, agg, i, m, off);
+  }
+  case LLVMInsertValue: {
+    LLVMValueRef agg = LLVMGetOperand(i, 0), part = LLVMGetOperand(i, 1);
+    LLVMTypeRef m;
+    long long off = path_offset(T, LLVMTypeOf(agg), i, &m);
+    return same(T, i, agg) | member(T, i, part, m, off);
+  }
+  case LLVMExtractElement:
+  case LLVMInsertElement:
+  case LLVMShuffleVector: {
+    /* Vectors are uniform: lanes share the vector's facts. */
+    LLVMValueRef a = LLVMGetOperand(i, 0);
+    c |= same(T, i, a);
+    if (LLVMGetInstructionOpcode(i) != LLVMExtractElement)
+      c |= same(T, i, LLVMGetOperand(i, 1));
+    return c;
+  }
+  case LLVMCall:
+    return rule_call(T, i);
+  default:
+    return 0;
+  }
+}
+
+static void add_function(ZyTypes *T, LLVMValueRef fn) {
+  if (zy_vec_contains(&T->funcs, fn))
+    return;
+  zy_vec_push(&T->funcs, fn);
+  ZyVec *rets = calloc(1, sizeof *rets);
+  zy_map_put(&T->rets, fn, rets);
+  for (unsigned k = 0; k < LLVMCountParams(fn); k++)
+    seed_value(T, LLVMGetParam(fn, k));
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      if (LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMVoidTypeKind)
+        seed_value(T, i);
+      if (LLVMGetInstructionOpcode(i) == LLVMRet && LLVMGetNumOperands(i))
+        zy_vec_push(rets, LLVMGetOperand(i, 0));
+    }
+}
+
+ZyTypes *zy_types_analyze(LLVMValueRef fn, const ZyTT *arg_seeds) {
+  ZyTypes *T = calloc(1, sizeof *T);
+  T->mod = LLVMGetGlobalParent(fn);
+  T->td = LLVMGetModuleDataLayout(T->mod);
+  add_function(T, fn);
+  for (unsigned k = 0; arg_seeds && k < LLVMCountParams(fn); k++)
+    zy_tt_merge(tree(T, LLVMGetParam(fn, k)), &arg_seeds[k]);
+  /* Facts only grow and trees are bounded, so this ends; the cap guards
+   * against pathological growth of offsets. */
+  for (int round = 0, changed = 1; changed && round < 64; round++) {
+    changed = 0;
+    for (size_t f = 0; f < T->funcs.len; f++)
+      for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(T->funcs.data[f]);
+           bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+             i = LLVMGetNextInstruction(i))
+          changed |= rule(T, i);
+  }
+  return T;
+}
+
+void zy_types_free(ZyTypes *T) {
+  if (!T)
+    return;
+  for (size_t k = 0; k < T->trees.order.len; k++) {
+    ZyTT *t = zy_map_get(&T->trees, T->trees.order.data[k]);
+    zy_tt_free(t);
+    free(t);
+  }
+  for (size_t k = 0; k < T->rets.order.len; k++) {
+    ZyVec *v = zy_map_get(&T->rets, T->rets.order.data[k]);
+    zy_vec_free(v);
+    free(v);
+  }
+  zy_map_free(&T->trees);
+  zy_map_free(&T->rets);
+  zy_vec_free(&T->funcs);
+  free(T);
+}
+
+const ZyTT *zy_types_of(const ZyTypes *T, LLVMValueRef v) {
+  return zy_map_get(&T->trees, v);
+}
+
+ZyTy zy_types_memory(const ZyTypes *T, LLVMValueRef ptr, long long off) {
+  const ZyTT *t = zy_types_of(T, ptr);
+  long long path[2] = {-1, off};
+  return t ? zy_tt_get(t, path, 2) : ZY_TY_UNKNOWN;
+}
+
+ZyTy zy_types_scalar(const ZyTypes *T, LLVMValueRef v) {
+  const ZyTT *t = zy_types_of(T, v);
+  return t ? zy_tt_get(t, WHOLE, 1) : ZY_TY_UNKNOWN;
+}
+
+/* --- Printer: print<zymase-types> --------------------------------------- */
+
+static void put(char **s, size_t *len, const char *add) {
+  size_t n = strlen(add);
+  *s = realloc(*s, *len + n + 1);
+  memcpy(*s + *len, add, n + 1);
+  *len += n;
+}
+
+static void print_value(const ZyTypes *T, LLVMValueRef v, char **s,
+                        size_t *len) {
+  const ZyTT *t = zy_types_of(T, v);
+  char *text = LLVMPrintValueToString(v), *p = text;
+  while (*p == ' ')
+    p++;
+  char *meta = strstr(p, ", !");
+  if (meta)
+    *meta = 0;
+  char *tt = zy_tt_str(t ? t : &(ZyTT){0});
+  put(s, len, "  ");
+  put(s, len, p);
+  put(s, len, " : ");
+  put(s, len, tt);
+  put(s, len, "\n");
+  free(tt);
+  LLVMDisposeMessage(text);
+}
+
+void zy_print_types(LLVMValueRef fn, char **out) {
+  ZyTypes *T = zy_types_analyze(fn, NULL);
+  char *s = NULL;
+  size_t len = 0;
+  put(&s, &len, "types of '");
+  put(&s, &len, LLVMGetValueName(fn));
+  put(&s, &len, "':\n");
+  for (unsigned k = 0; k < LLVMCountParams(fn); k++)
+    print_value(T, LLVMGetParam(fn, k), &s, &len);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i))
+      if (LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMVoidTypeKind)
+        print_value(T, i, &s, &len);
+  zy_types_free(T);
+  *out = s;
+}

@@ -1,0 +1,221 @@
+/* typetree.c - the type tree lattice (see typetree.h).
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include "typetree.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int zy_ty_is_float(ZyTy t) { return t >= ZY_TY_HALF && t <= ZY_TY_FP128; }
+
+int zy_ty_size(ZyTy t) {
+  switch (t) {
+  case ZY_TY_PTR:
+    return 8;
+  case ZY_TY_HALF:
+  case ZY_TY_BFLOAT:
+    return 2;
+  case ZY_TY_FLOAT:
+    return 4;
+  case ZY_TY_DOUBLE:
+    return 8;
+  case ZY_TY_FP80:
+  case ZY_TY_FP128:
+    return 16;
+  default:
+    return 0;
+  }
+}
+
+const char *zy_ty_name(ZyTy t) {
+  static const char *const names[] = {
+      [ZY_TY_UNKNOWN] = "Unknown",       [ZY_TY_INT] = "Integer",
+      [ZY_TY_PTR] = "Pointer",           [ZY_TY_HALF] = "Float@half",
+      [ZY_TY_BFLOAT] = "Float@bfloat",   [ZY_TY_FLOAT] = "Float@float",
+      [ZY_TY_DOUBLE] = "Float@double",   [ZY_TY_FP80] = "Float@x86_fp80",
+      [ZY_TY_FP128] = "Float@fp128",     [ZY_TY_ANYTHING] = "Anything",
+  };
+  return names[t];
+}
+
+static ZyTy join(ZyTy a, ZyTy b) {
+  if (a == b || b == ZY_TY_UNKNOWN)
+    return a;
+  if (a == ZY_TY_UNKNOWN)
+    return b;
+  return ZY_TY_ANYTHING;
+}
+
+static int cmp_path(const long long *a, int alen, const long long *b,
+                    int blen) {
+  for (int i = 0; i < alen && i < blen; i++)
+    if (a[i] != b[i])
+      return a[i] < b[i] ? -1 : 1;
+  return alen - blen;
+}
+
+int zy_tt_insert(ZyTT *t, const long long *path, int len, ZyTy ty) {
+  if (ty == ZY_TY_UNKNOWN || len < 1 || len > ZY_TT_DEPTH)
+    return 0;
+  size_t lo = 0, hi = t->n;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    int c = cmp_path(t->e[mid].path, t->e[mid].len, path, len);
+    if (c == 0) {
+      ZyTy j = join(t->e[mid].ty, ty);
+      if (j == t->e[mid].ty)
+        return 0;
+      t->e[mid].ty = j;
+      return 1;
+    }
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (t->n == t->cap) {
+    t->cap = t->cap ? 2 * t->cap : 4;
+    t->e = realloc(t->e, t->cap * sizeof *t->e);
+    if (!t->e)
+      abort();
+  }
+  memmove(t->e + lo + 1, t->e + lo, (t->n - lo) * sizeof *t->e);
+  ZyTTEntry *e = &t->e[lo];
+  memset(e, 0, sizeof *e);
+  e->len = len;
+  memcpy(e->path, path, len * sizeof *path);
+  e->ty = ty;
+  t->n++;
+  return 1;
+}
+
+int zy_tt_merge(ZyTT *dst, const ZyTT *src) {
+  int changed = 0;
+  for (size_t i = 0; i < src->n; i++)
+    changed |= zy_tt_insert(dst, src->e[i].path, src->e[i].len, src->e[i].ty);
+  return changed;
+}
+
+ZyTy zy_tt_get(const ZyTT *t, const long long *path, int len) {
+  ZyTy r = ZY_TY_UNKNOWN;
+  for (size_t i = 0; i < t->n; i++) {
+    const ZyTTEntry *e = &t->e[i];
+    if (e->len != len)
+      continue;
+    int match = 1;
+    for (int k = 0; k < len && match; k++)
+      match = e->path[k] == path[k] || e->path[k] == -1;
+    if (match)
+      r = join(r, e->ty);
+  }
+  return r;
+}
+
+void zy_tt_pointee(const ZyTT *t, long long off, ZyTT *out) {
+  for (size_t i = 0; i < t->n; i++) {
+    const ZyTTEntry *e = &t->e[i];
+    if (e->len >= 2 && (e->path[0] == off || e->path[0] == -1))
+      zy_tt_insert(out, e->path + 1, e->len - 1, e->ty);
+  }
+}
+
+void zy_tt_behind(const ZyTT *t, long long off, ZyTT *out) {
+  for (size_t i = 0; i < t->n; i++) {
+    const ZyTTEntry *e = &t->e[i];
+    long long p[ZY_TT_DEPTH];
+    if (e->len + 1 > ZY_TT_DEPTH)
+      continue;
+    p[0] = off;
+    memcpy(p + 1, e->path, e->len * sizeof *p);
+    zy_tt_insert(out, p, e->len + 1, e->ty);
+  }
+}
+
+void zy_tt_shift(const ZyTT *t, long long delta, long long lo, long long hi,
+                 ZyTT *out) {
+  for (size_t i = 0; i < t->n; i++) {
+    const ZyTTEntry *e = &t->e[i];
+    long long p[ZY_TT_DEPTH];
+    memcpy(p, e->path, e->len * sizeof *p);
+    if (p[0] != -1) {
+      p[0] += delta;
+      if (p[0] < lo || (hi >= 0 && p[0] >= hi))
+        continue;
+    }
+    zy_tt_insert(out, p, e->len, e->ty);
+  }
+}
+
+void zy_tt_modulo(const ZyTT *t, long long stride, ZyTT *out) {
+  for (size_t i = 0; i < t->n; i++) {
+    const ZyTTEntry *e = &t->e[i];
+    long long p[ZY_TT_DEPTH];
+    memcpy(p, e->path, e->len * sizeof *p);
+    if (p[0] != -1 && stride > 0)
+      p[0] = ((p[0] % stride) + stride) % stride;
+    zy_tt_insert(out, p, e->len, e->ty);
+  }
+}
+
+void zy_tt_as_scalar(const ZyTT *t, long long size, ZyTT *out) {
+  zy_tt_shift(t, 0, 0, size, out);
+  for (size_t i = 0; i < out->n; i++)
+    if (out->e[i].path[0] != -1) {
+      /* Re-insert under -1 (the order changes, so rebuild). */
+      ZyTT tmp = {0};
+      for (size_t k = 0; k < out->n; k++) {
+        ZyTTEntry e = out->e[k];
+        e.path[0] = -1;
+        zy_tt_insert(&tmp, e.path, e.len, e.ty);
+      }
+      zy_tt_free(out);
+      *out = tmp;
+      return;
+    }
+}
+
+void zy_tt_as_memory(const ZyTT *t, long long size, ZyTT *out) {
+  /* A vector of doubles lands at 0, 8, ...; other scalars at 0. */
+  long long whole[1] = {-1};
+  long long step = zy_ty_size(zy_tt_get(t, whole, 1));
+  if (step <= 0 || step > size)
+    step = size > 0 ? size : 1;
+  for (size_t i = 0; i < t->n; i++) {
+    const ZyTTEntry *e = &t->e[i];
+    if (e->path[0] != -1) {
+      if (e->path[0] < size)
+        zy_tt_insert(out, e->path, e->len, e->ty);
+      continue;
+    }
+    for (long long o = 0; o + step <= size || o == 0; o += step) {
+      long long p[ZY_TT_DEPTH];
+      memcpy(p, e->path, e->len * sizeof *p);
+      p[0] = o;
+      zy_tt_insert(out, p, e->len, e->ty);
+    }
+  }
+}
+
+void zy_tt_clear(ZyTT *t) { t->n = 0; }
+
+void zy_tt_free(ZyTT *t) {
+  free(t->e);
+  memset(t, 0, sizeof *t);
+}
+
+char *zy_tt_str(const ZyTT *t) {
+  size_t cap = 64 + t->n * 64, n = 0;
+  char *s = malloc(cap);
+  if (!s)
+    abort();
+  n += snprintf(s + n, cap - n, "{");
+  for (size_t i = 0; i < t->n; i++) {
+    const ZyTTEntry *e = &t->e[i];
+    n += snprintf(s + n, cap - n, "%s[", i ? ", " : "");
+    for (int k = 0; k < e->len; k++)
+      n += snprintf(s + n, cap - n, "%s%lld", k ? "," : "", e->path[k]);
+    n += snprintf(s + n, cap - n, "]:%s", zy_ty_name(e->ty));
+  }
+  snprintf(s + n, cap - n, "}");
+  return s;
+}
