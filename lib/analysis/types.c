@@ -15,14 +15,36 @@
 struct ZyTypes {
   LLVMModuleRef mod;
   LLVMTargetDataRef td;
-  ZyMap trees; /* value -> ZyTT* */
+  ZyMap trees; /* value -> ZyTT* (instructions and arguments) */
+  ZyTT scratch[4]; /* trees of constants: from their type, never kept */
+  unsigned next_scratch;
   ZyVec funcs; /* functions analysed, the root first */
   ZyMap rets;  /* function -> ZyVec* of returned values */
 };
 
 static const long long WHOLE[1] = {-1};
 
+static int seed_type(ZyTypes *T, ZyTT *t, LLVMTypeRef ty, long long off);
+
+static int is_aggregate(LLVMTypeRef t);
+
+/* The facts of `v`.  A constant (or global) gets a fresh tree from its
+ * type each time: facts merged into it are dropped, so one constant used
+ * in unrelated places does not carry facts between them. */
 static ZyTT *tree(ZyTypes *T, LLVMValueRef v) {
+  if (!LLVMIsAInstruction(v) && !LLVMIsAArgument(v)) {
+    ZyTT *t = &T->scratch[T->next_scratch++ % 4];
+    zy_tt_clear(t);
+    LLVMTypeRef ty = LLVMTypeOf(v);
+    seed_type(T, t, ty, is_aggregate(ty) ? 0 : -1);
+    if (LLVMIsAGlobalVariable(v)) {
+      ZyTT pointee = {0};
+      seed_type(T, &pointee, LLVMGlobalGetValueType(v), 0);
+      zy_tt_behind(&pointee, -1, t);
+      zy_tt_free(&pointee);
+    }
+    return t;
+  }
   ZyTT *t = zy_map_get(&T->trees, v);
   if (!t) {
     t = calloc(1, sizeof *t);
@@ -88,10 +110,19 @@ static int seed_value(ZyTypes *T, LLVMValueRef v) {
   return seed_type(T, tree(T, v), ty, is_aggregate(ty) ? 0 : -1);
 }
 
+/* An integer (or integer vector) used as a number.  Pointer bits
+ * (ptrtoint) shifted or truncated stay what they are. */
 static int mark_int(ZyTypes *T, LLVMValueRef v) {
-  if (LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMIntegerTypeKind)
+  LLVMTypeRef ty = LLVMTypeOf(v);
+  if (LLVMGetTypeKind(ty) == LLVMVectorTypeKind)
+    ty = LLVMGetElementType(ty);
+  if (LLVMGetTypeKind(ty) != LLVMIntegerTypeKind)
     return 0;
-  return zy_tt_insert(tree(T, v), WHOLE, 1, ZY_TY_INT);
+  ZyTT *t = tree(T, v);
+  ZyTy now = zy_tt_get(t, WHOLE, 1);
+  if (now == ZY_TY_PTR || now == ZY_TY_ANYTHING)
+    return 0;
+  return zy_tt_insert(t, WHOLE, 1, ZY_TY_INT);
 }
 
 static int same(ZyTypes *T, LLVMValueRef a, LLVMValueRef b) {
@@ -101,6 +132,17 @@ static int same(ZyTypes *T, LLVMValueRef a, LLVMValueRef b) {
 
 static long long size_of(ZyTypes *T, LLVMTypeRef t) {
   return (long long)LLVMStoreSizeOfType(T->td, t);
+}
+
+/* Aggregates a and b agree outside bytes [lo, hi) (insertvalue). */
+static int same_outside(ZyTypes *T, LLVMValueRef a, LLVMValueRef b,
+                        long long lo, long long hi) {
+  ZyTT ta = {0}, tb = {0};
+  zy_tt_without(tree(T, a), lo, hi, &ta);
+  zy_tt_without(tree(T, b), lo, hi, &tb);
+  int c = zy_tt_merge(tree(T, a), &tb) | zy_tt_merge(tree(T, b), &ta);
+  zy_tt_free(&ta), zy_tt_free(&tb);
+  return c;
 }
 
 /* The value `v` (of type `ty`) is the memory at pointer `ptr`: the load
@@ -115,6 +157,9 @@ static int value_in_memory(ZyTypes *T, LLVMValueRef v, LLVMTypeRef ty,
     zy_tt_shift(&mem, 0, 0, size, &val);
   else
     zy_tt_as_scalar(&mem, size, &val);
+  /* A conflict in memory stays there: it does not make the values
+   * stored or loaded conflicting too. */
+  zy_tt_drop(&val, ZY_TY_ANYTHING);
   c |= zy_tt_merge(tree(T, v), &val);
   if (is_aggregate(ty))
     zy_tt_shift(tree(T, v), 0, 0, size, &back);
@@ -129,10 +174,10 @@ static int value_in_memory(ZyTypes *T, LLVMValueRef v, LLVMTypeRef ty,
 /* Memory at `to` is memory at `from` moved by `delta` bytes (or, with a
  * stride, by `delta` plus a multiple of it). */
 static int moved(ZyTypes *T, LLVMValueRef from, LLVMValueRef to,
-                 long long delta, long long stride) {
+                 long long delta, long long stride, long long len) {
   ZyTT mem = {0}, sh = {0}, out = {0};
   zy_tt_pointee(tree(T, from), -1, &mem);
-  zy_tt_shift(&mem, -delta, stride ? -(1LL << 60) : 0, -1, &sh);
+  zy_tt_shift(&mem, -delta, stride ? -(1LL << 60) : 0, len, &sh);
   if (stride) {
     ZyTT mod = {0};
     zy_tt_modulo(&sh, stride, &mod);
@@ -153,8 +198,8 @@ static int rule_gep(ZyTypes *T, LLVMValueRef i) {
   long long off, stride;
   if (!zy_llvm_gep_offset(T->mod, i, &off, &stride))
     return c;
-  c |= moved(T, base, i, off, stride);
-  c |= moved(T, i, base, -off, stride);
+  c |= moved(T, base, i, off, stride, -1);
+  c |= moved(T, i, base, -off, stride, -1);
   return c;
 }
 
@@ -208,8 +253,10 @@ static int rule_call(ZyTypes *T, LLVMValueRef call) {
   int c = 0;
   if (!strncmp(name, "llvm.memcpy", 11) || !strncmp(name, "llvm.memmove", 12)) {
     LLVMValueRef dst = LLVMGetOperand(call, 0), src = LLVMGetOperand(call, 1);
-    c |= moved(T, src, dst, 0, 0);
-    c |= moved(T, dst, src, 0, 0);
+    LLVMValueRef n = LLVMGetOperand(call, 2);
+    long long len = LLVMIsAConstantInt(n) ? LLVMConstIntGetSExtValue(n) : -1;
+    c |= moved(T, src, dst, 0, 0, len);
+    c |= moved(T, dst, src, 0, 0, len);
     return c | mark_int(T, LLVMGetOperand(call, 2));
   }
   if (LLVMIsDeclaration(callee))
@@ -277,7 +324,8 @@ static int rule(ZyTypes *T, LLVMValueRef i) {
     LLVMValueRef agg = LLVMGetOperand(i, 0), part = LLVMGetOperand(i, 1);
     LLVMTypeRef m;
     long long off = path_offset(T, LLVMTypeOf(agg), i, &m);
-    return same(T, i, agg) | member(T, i, part, m, off);
+    return same_outside(T, i, agg, off, off + size_of(T, m)) |
+           member(T, i, part, m, off);
   }
   case LLVMExtractElement:
   case LLVMInsertElement:
@@ -322,16 +370,27 @@ ZyTypes *zy_types_analyze(LLVMValueRef fn, const ZyTT *arg_seeds) {
   add_function(T, fn);
   for (unsigned k = 0; arg_seeds && k < LLVMCountParams(fn); k++)
     zy_tt_merge(tree(T, LLVMGetParam(fn, k)), &arg_seeds[k]);
-  /* Facts only grow and trees are bounded, so this ends; the cap guards
+  /* Facts only grow, so this ends; rounds alternate direction so facts
+   * flowing backwards converge as fast as forward ones, and the cap guards
    * against pathological growth of offsets. */
-  for (int round = 0, changed = 1; changed && round < 64; round++) {
+  for (int round = 0, changed = 1; changed && round < 1000; round++) {
     changed = 0;
-    for (size_t f = 0; f < T->funcs.len; f++)
-      for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(T->funcs.data[f]);
-           bb; bb = LLVMGetNextBasicBlock(bb))
-        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
-             i = LLVMGetNextInstruction(i))
-          changed |= rule(T, i);
+    for (size_t f = 0; f < T->funcs.len; f++) {
+      LLVMValueRef fn = T->funcs.data[f];
+      if (round % 2 == 0) {
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+             bb = LLVMGetNextBasicBlock(bb))
+          for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+               i = LLVMGetNextInstruction(i))
+            changed |= rule(T, i);
+      } else {
+        for (LLVMBasicBlockRef bb = LLVMGetLastBasicBlock(fn); bb;
+             bb = LLVMGetPreviousBasicBlock(bb))
+          for (LLVMValueRef i = LLVMGetLastInstruction(bb); i;
+               i = LLVMGetPreviousInstruction(i))
+            changed |= rule(T, i);
+      }
+    }
   }
   return T;
 }
@@ -351,6 +410,8 @@ void zy_types_free(ZyTypes *T) {
   }
   zy_map_free(&T->trees);
   zy_map_free(&T->rets);
+  for (int k = 0; k < 4; k++)
+    zy_tt_free(&T->scratch[k]);
   zy_vec_free(&T->funcs);
   free(T);
 }

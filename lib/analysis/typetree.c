@@ -147,18 +147,41 @@ void zy_tt_shift(const ZyTT *t, long long delta, long long lo, long long hi,
 }
 
 void zy_tt_modulo(const ZyTT *t, long long stride, ZyTT *out) {
+  ZyTT folded = {0};
   for (size_t i = 0; i < t->n; i++) {
     const ZyTTEntry *e = &t->e[i];
     long long p[ZY_TT_DEPTH];
     memcpy(p, e->path, e->len * sizeof *p);
     if (p[0] != -1 && stride > 0)
       p[0] = ((p[0] % stride) + stride) % stride;
-    zy_tt_insert(out, p, e->len, e->ty);
+    zy_tt_insert(&folded, p, e->len, e->ty);
   }
+  /* Facts from outside the strided array (other members of a struct)
+   * fold onto the elements too; where they disagree, the fold says
+   * nothing rather than Anything. */
+  for (size_t i = 0; i < folded.n; i++) {
+    const ZyTTEntry *e = &folded.e[i];
+    int keep = e->ty != ZY_TY_ANYTHING;
+    for (size_t k = 0; k < t->n && !keep; k++)
+      keep = t->e[k].ty == ZY_TY_ANYTHING;
+    if (keep)
+      zy_tt_insert(out, e->path, e->len, e->ty);
+  }
+  zy_tt_free(&folded);
 }
 
 void zy_tt_as_scalar(const ZyTT *t, long long size, ZyTT *out) {
-  zy_tt_shift(t, 0, 0, size, out);
+  ZyTT fit = {0};
+  /* A narrower load of a wider float is not that float. */
+  for (size_t i = 0; i < t->n; i++) {
+    const ZyTTEntry *e = &t->e[i];
+    if (e->len == 1 && e->path[0] >= 0 && zy_ty_size(e->ty) &&
+        e->path[0] + zy_ty_size(e->ty) > size)
+      continue;
+    zy_tt_insert(&fit, e->path, e->len, e->ty);
+  }
+  zy_tt_shift(&fit, 0, 0, size, out);
+  zy_tt_free(&fit);
   for (size_t i = 0; i < out->n; i++)
     if (out->e[i].path[0] != -1) {
       /* Re-insert under -1 (the order changes, so rebuild). */
@@ -194,6 +217,22 @@ void zy_tt_as_memory(const ZyTT *t, long long size, ZyTT *out) {
       zy_tt_insert(out, p, e->len, e->ty);
     }
   }
+}
+
+void zy_tt_without(const ZyTT *t, long long lo, long long hi, ZyTT *out) {
+  for (size_t i = 0; i < t->n; i++) {
+    const ZyTTEntry *e = &t->e[i];
+    if (e->path[0] == -1 || e->path[0] < lo || e->path[0] >= hi)
+      zy_tt_insert(out, e->path, e->len, e->ty);
+  }
+}
+
+void zy_tt_drop(ZyTT *t, ZyTy ty) {
+  size_t k = 0;
+  for (size_t i = 0; i < t->n; i++)
+    if (t->e[i].ty != ty)
+      t->e[k++] = t->e[i];
+  t->n = k;
 }
 
 void zy_tt_clear(ZyTT *t) { t->n = 0; }

@@ -68,6 +68,11 @@ void zy_tt_as_scalar(const ZyTT *t, long long size, ZyTT *out);
  * 2*step ... below `size`, step being the entry type's size. */
 void zy_tt_as_memory(const ZyTT *t, long long size, ZyTT *out);
 
+/* Entries whose first offset is outside [lo, hi) (-1 entries too). */
+void zy_tt_without(const ZyTT *t, long long lo, long long hi, ZyTT *out);
+/* Removes the entries of type `ty`. */
+void zy_tt_drop(ZyTT *t, ZyTy ty);
+
 void zy_tt_clear(ZyTT *t);
 void zy_tt_free(ZyTT *t);
 /* Appends "{[-1]:Pointer, [-1,0]:Float@double}" to a malloc'd string. */
