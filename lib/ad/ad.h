@@ -7,6 +7,7 @@
 #include <llvm-c/Core.h>
 
 #include "analysis/activity.h"
+#include "analysis/types.h"
 #include "llvm/glue.h"
 #include "support/diag.h"
 #include "support/vec.h"
@@ -16,6 +17,8 @@
  * (function, signature) and reused. */
 typedef struct ZySig {
   unsigned long long active_args; /* bit i: argument i is active        */
+  unsigned long long dup_args;    /* bit i: pointer argument i has a
+                                     shadow, passed after the arguments */
   int active_ret;                 /* the return value carries an adjoint */
 } ZySig;
 
@@ -26,8 +29,9 @@ typedef struct ZyModule {
   ZyVec grads; /* ZyGradEntry*: generated gradients, for reuse */
 } ZyModule;
 
-/* A gradient function.  Its parameters are the primal's, followed by the
- * adjoint of the return value when sig.active_ret; it returns a literal
+/* A gradient function.  Its parameters are the primal's, then the shadows
+ * of the dup arguments in order, then the adjoint of the return value when
+ * sig.active_ret; it returns a literal
  * struct holding the adjoints of the active arguments in order (or void
  * when there are none). */
 typedef struct ZyGradEntry {
@@ -54,7 +58,10 @@ typedef struct ZyGen {
   LLVMValueRef grad;   /* the gradient being built                       */
   ZySig sig;
   ZyActivity *act;
+  ZyTypes *types;      /* type analysis of the primal                    */
   ZyDomTree *dt;       /* dominators of the primal                        */
+  ZyVec order;         /* reachable primal blocks, reverse post-order    */
+  ZyMap reachable;     /* primal blocks reachable from the entry         */
   ZyVec rets;          /* primal blocks ending in `ret`                  */
   ZyMap preds;         /* primal block -> ZyVec* of distinct preds       */
   ZyMap domrets;       /* primal blocks that dominate every `ret`        */
@@ -63,6 +70,7 @@ typedef struct ZyGen {
   ZyMap cache;         /* forward value -> alloca caching it for reverse */
   ZyMap rblock;        /* primal block -> its reverse block              */
   ZyMap predidx;       /* primal block -> forward phi naming the pred    */
+  ZyMap shadow;        /* primal pointer -> its shadow in the forward    */
   LLVMBasicBlockRef allocas; /* gradient's entry block, holds the slots  */
   LLVMBuilderRef b;    /* positioned in the reverse sweep                */
   LLVMValueRef cur;    /* primal instruction being reversed (for errors) */
@@ -83,6 +91,10 @@ int zy_reverse_sweep(ZyGen *g);
  * forward sweep. */
 LLVMValueRef zy_lookup(ZyGen *g, LLVMValueRef v);
 
+/* Forward value `fv` of primal block `pbb` at the reverse builder
+ * position (directly, or reloaded from a cache slot). */
+LLVMValueRef zy_reload(ZyGen *g, LLVMValueRef fv, LLVMBasicBlockRef pbb);
+
 /* Adds `delta` to the adjoint of primal value `v` (no-op when `v` is not
  * active, e.g. a constant). */
 void zy_add_adjoint(ZyGen *g, LLVMValueRef v, LLVMValueRef delta);
@@ -99,11 +111,29 @@ typedef enum ZyAccKind {
 void zy_accumulate(ZyGen *g, LLVMValueRef ptr, LLVMValueRef delta,
                    ZyAccKind kind);
 
+/* shadow.c: after the forward copy of primal instruction `i` (the builder
+ * is right after it), creates the shadow of what `i` defines or writes
+ * (shadow pointers, shadow allocations, pointer stores).  0 or -1. */
+int zy_shadow_forward(ZyGen *g, LLVMValueRef i);
+
+/* Adds the incoming values of the shadows of primal phis `phis`. */
+int zy_shadow_phis(ZyGen *g, ZyVec *phis);
+
+/* The shadow of primal pointer `p`, usable at the reverse builder
+ * position. */
+LLVMValueRef zy_shadow_lookup(ZyGen *g, LLVMValueRef p);
+
+/* Whether primal instruction `i` has work in the reverse sweep besides
+ * an adjoint (stores and memory intrinsics on shadowed memory,
+ * allocations whose shadow is freed). */
+int zy_reverse_memory_needed(ZyGen *g, LLVMValueRef i);
+
 /* Reverse of one instruction family.  Each returns 0, or -1 after
  * reporting an error.  `d` is the adjoint of the instruction's result. */
 int zy_reverse_arith(ZyGen *g, LLVMValueRef inst, LLVMValueRef d);
 int zy_reverse_aggregate(ZyGen *g, LLVMValueRef inst, LLVMValueRef d);
 int zy_reverse_call(ZyGen *g, LLVMValueRef inst, LLVMValueRef d);
+int zy_reverse_memory(ZyGen *g, LLVMValueRef inst, LLVMValueRef d);
 
 /* Report an error about the instruction being reversed. */
 #define ZY_GEN_ERROR(g, kind, hint, ...)                                       \

@@ -66,8 +66,9 @@ typedef struct Lowering {
   LLVMValueRef call, fn;
   LLVMBuilderRef b;
   ZySig sig;
-  LLVMValueRef args[65];
-  unsigned nargs;
+  LLVMValueRef args[130]; /* primal arguments, then shadows, then dret */
+  LLVMValueRef shadows[64];
+  unsigned nargs, nshadows;
 } Lowering;
 
 /* Reads the arguments after the function: markers and values. */
@@ -86,11 +87,8 @@ static int read_arguments(Lowering *l, unsigned first) {
     const char *mname = NULL;
     Marker m = marker_of(a, &mname);
     if (m != M_NONE) {
-      if (m == M_OTHER || m == M_DUP || m == M_DUPNONEED)
-        return zy_error(ZY_ERR_BAD_MARKER, l->fn, l->call,
-                        m == M_OTHER ? NULL
-                                     : "pointer arguments are not supported "
-                                       "yet; pass them with enzyme_const",
+      if (m == M_OTHER)
+        return zy_error(ZY_ERR_BAD_MARKER, l->fn, l->call, NULL,
                         "marker '%s' is not supported", mname);
       if (++k >= n)
         return zy_error(ZY_ERR_BAD_MARKER, l->fn, l->call, NULL,
@@ -125,12 +123,26 @@ static int read_arguments(Lowering *l, unsigned first) {
       return zy_error(ZY_ERR_BAD_MARKER, l->fn, l->call, NULL,
                       "enzyme_out marks argument %u, which is not a "
                       "floating-point value", p + 1);
-    if (m == M_NONE && pk == LLVMPointerTypeKind)
-      return zy_error(ZY_ERR_UNSUPPORTED, l->fn, l->call,
-                      "mark the argument enzyme_const if no derivative flows "
-                      "through the memory it points to",
-                      "pointer argument %u would need a shadow (enzyme_dup); "
-                      "pointer arguments are not supported yet", p + 1);
+    if ((m == M_DUP || m == M_DUPNONEED) && pk != LLVMPointerTypeKind)
+      return zy_error(ZY_ERR_BAD_MARKER, l->fn, l->call, NULL,
+                      "'%s' marks argument %u, which is not a pointer",
+                      mname, p + 1);
+    /* A pointer is dup unless marked constant: its shadow follows. */
+    if (pk == LLVMPointerTypeKind && m != M_CONST) {
+      if (++k >= n)
+        return zy_error(ZY_ERR_BAD_MARKER, l->fn, l->call,
+                        "pass the shadow after the pointer, or mark the "
+                        "pointer enzyme_const",
+                        "the shadow of pointer argument %u is missing",
+                        p + 1);
+      LLVMValueRef sh = LLVMGetOperand(l->call, k);
+      if (LLVMGetTypeKind(LLVMTypeOf(sh)) != LLVMPointerTypeKind)
+        return zy_error(ZY_ERR_BAD_MARKER, l->fn, l->call, NULL,
+                        "the shadow of pointer argument %u is not a pointer",
+                        p + 1);
+      l->sig.dup_args |= 1ull << p;
+      l->shadows[l->nshadows++] = sh;
+    }
     if (fp && m != M_CONST)
       l->sig.active_args |= 1ull << p;
     l->args[l->nargs++] = v;
@@ -287,6 +299,8 @@ static int lower(Lowering *l) {
                     "variadic functions cannot be differentiated");
   if (read_arguments(l, first + 1))
     return -1;
+  for (unsigned k = 0; k < l->nshadows; k++)
+    l->args[l->nargs++] = l->shadows[k];
   LLVMTypeRef fret = LLVMGetReturnType(LLVMGlobalGetValueType(l->fn));
   if (zy_type_differentiable(fret)) {
     LLVMTypeKind k = LLVMGetTypeKind(fret);

@@ -60,23 +60,39 @@ static void record_predecessor(ZyGen *g, LLVMBasicBlockRef bb) {
   zy_map_put(&g->predidx, bb, phi);
 }
 
-int zy_forward_sweep(ZyGen *g) {
-  unsigned n = LLVMCountParams(g->primal);
-  for (unsigned i = 0; i < n; i++)
-    zy_map_put(&g->vmap, LLVMGetParam(g->primal, i), LLVMGetParam(g->grad, i));
+/* Points the operands of copy `c` at the forward values. */
+static void remap_operands(ZyGen *g, LLVMValueRef c) {
+  int nops = LLVMGetNumOperands(c);
+  for (int o = 0; o < nops; o++) {
+    LLVMValueRef op = LLVMGetOperand(c, o);
+    if (op && zy_map_has(&g->vmap, op))
+      LLVMSetOperand(c, o, zy_map_get(&g->vmap, op));
+  }
+}
 
-  /* Copy instructions; operands still name primal values. */
-  ZyVec copies = {0}, phis = {0};
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->primal); bb;
-       bb = LLVMGetNextBasicBlock(bb)) {
+int zy_forward_sweep(ZyGen *g) {
+  unsigned n = LLVMCountParams(g->primal), next = n;
+  for (unsigned i = 0; i < n; i++) {
+    zy_map_put(&g->vmap, LLVMGetParam(g->primal, i), LLVMGetParam(g->grad, i));
+    if (g->sig.dup_args >> i & 1)
+      zy_map_put(&g->shadow, LLVMGetParam(g->primal, i),
+                 LLVMGetParam(g->grad, next++));
+  }
+
+  ZyVec phis = {0};
+  int err = 0;
+  for (size_t k = 0; k < g->order.len && !err; k++) {
+    LLVMBasicBlockRef bb = g->order.data[k];
     LLVMPositionBuilderAtEnd(g->b, zy_map_get(&g->vmap, bb));
     record_predecessor(g, bb);
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && !err;
          i = LLVMGetNextInstruction(i)) {
       const char *name = LLVMGetValueName(i);
       if (LLVMGetInstructionOpcode(i) == LLVMRet) {
         lower_return(g, bb, i);
-      } else if (LLVMIsAPHINode(i)) {
+        continue;
+      }
+      if (LLVMIsAPHINode(i)) {
         zy_map_put(&g->vmap, i, LLVMBuildPhi(g->b, LLVMTypeOf(i), name));
         zy_vec_push(&phis, i);
       } else if (!is_debug_intrinsic(i)) {
@@ -85,32 +101,35 @@ int zy_forward_sweep(ZyGen *g) {
           mark_pure(g, c);
         LLVMInsertIntoBuilderWithName(g->b, c, name);
         zy_map_put(&g->vmap, i, c);
-        zy_vec_push(&copies, i);
+        remap_operands(g, c);
+      } else {
+        continue;
       }
+      err = zy_shadow_forward(g, i);
     }
   }
-
-  /* Point operands at the copies. */
-  for (size_t k = 0; k < copies.len; k++) {
-    LLVMValueRef i = copies.data[k], c = zy_map_get(&g->vmap, i);
-    int nops = LLVMGetNumOperands(c);
-    for (int o = 0; o < nops; o++) {
-      LLVMValueRef op = LLVMGetOperand(c, o);
-      if (op && zy_map_has(&g->vmap, op))
-        LLVMSetOperand(c, o, zy_map_get(&g->vmap, op));
-    }
-  }
-  for (size_t k = 0; k < phis.len; k++) {
+  /* Phis last: their incoming values may come from later blocks. */
+  for (size_t k = 0; k < phis.len && !err; k++) {
     LLVMValueRef p = phis.data[k], c = zy_map_get(&g->vmap, p);
     unsigned m = LLVMCountIncoming(p);
     for (unsigned j = 0; j < m; j++) {
+      if (!zy_map_has(&g->reachable, LLVMGetIncomingBlock(p, j)))
+        continue;
       LLVMValueRef v = map(g, LLVMGetIncomingValue(p, j));
       LLVMBasicBlockRef from =
           zy_map_get(&g->vmap, LLVMGetIncomingBlock(p, j));
       LLVMAddIncoming(c, &v, &from, 1);
     }
   }
-  zy_vec_free(&copies);
+  if (!err)
+    err = zy_shadow_phis(g, &phis);
+  /* Blocks the entry cannot reach keep no code. */
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->primal); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    if (!zy_map_has(&g->reachable, bb)) {
+      LLVMPositionBuilderAtEnd(g->b, zy_map_get(&g->vmap, bb));
+      LLVMBuildUnreachable(g->b);
+    }
   zy_vec_free(&phis);
-  return 0;
+  return err;
 }

@@ -28,16 +28,22 @@ LLVMTypeRef zy_gradient_return_type(LLVMValueRef fn, ZySig sig) {
  * adjoint; returns the argument adjoints. */
 static LLVMValueRef declare_gradient(LLVMValueRef fn, ZySig sig) {
   LLVMTypeRef fty = LLVMGlobalGetValueType(fn);
-  unsigned n = LLVMCountParamTypes(fty);
-  LLVMTypeRef params[65];
+  unsigned n = LLVMCountParamTypes(fty), np = n;
+  LLVMTypeRef params[130];
   LLVMGetParamTypes(fty, params);
+  for (unsigned i = 0; i < np; i++)
+    if (sig.dup_args >> i & 1)
+      params[n++] = params[i];
   if (sig.active_ret)
     params[n++] = LLVMGetReturnType(fty);
   LLVMTypeRef gty =
       LLVMFunctionType(zy_gradient_return_type(fn, sig), params, n, 0);
-  char name[256];
-  snprintf(name, sizeof name, "__zymase_grad.%s.%llx%s",
-           LLVMGetValueName(fn), sig.active_args, sig.active_ret ? "r" : "");
+  char name[256], dups[24] = "";
+  if (sig.dup_args)
+    snprintf(dups, sizeof dups, ".d%llx", sig.dup_args);
+  snprintf(name, sizeof name, "__zymase_grad.%s.%llx%s%s",
+           LLVMGetValueName(fn), sig.active_args, dups,
+           sig.active_ret ? "r" : "");
   LLVMValueRef g = LLVMAddFunction(LLVMGetGlobalParent(fn), name, gty);
   LLVMSetLinkage(g, LLVMInternalLinkage);
   return g;
@@ -131,11 +137,16 @@ static int check_flows(ZyGen *g) {
           op == LLVMExtractElement)
         continue;
       g->cur = i;
+      if (op == LLVMStore &&
+          zy_activity_shadowed(g->act, LLVMGetOperand(i, 1)))
+        continue; /* into shadowed memory: reversed */
       if (op == LLVMStore)
-        return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
-                            "an active value is stored to memory; "
-                            "derivatives through memory are not supported "
-                            "yet");
+        return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                            "pass the memory with enzyme_dup (or as a "
+                            "pointer argument) so that it has a shadow",
+                            "an active value is stored to memory that has "
+                            "no shadow (a global, or memory reached through "
+                            "an enzyme_const pointer)");
       if (zy_activity_useful(g->act, i))
         return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
                             "an active value flows through an instruction "
@@ -144,20 +155,151 @@ static int check_flows(ZyGen *g) {
   return 0;
 }
 
+static int is_null(LLVMValueRef v) {
+  return LLVMIsAConstantPointerNull(v) || LLVMIsUndef(v) || LLVMIsPoison(v);
+}
+
+/* Calls that may receive shadowed pointers: the ones the memory rules
+ * know, and ones that cannot write through their arguments. */
+static int call_takes_shadowed(LLVMValueRef call) {
+  LLVMValueRef callee = LLVMGetCalledValue(call);
+  const char *name = callee && LLVMIsAFunction(callee)
+                         ? LLVMGetValueName(callee)
+                         : "";
+  return zy_activity_allocation(call) == ZY_ALLOC_MALLOC ||
+         zy_activity_allocation(call) == ZY_ALLOC_CALLOC ||
+         zy_activity_allocation(call) == ZY_ALLOC_ALIGNED ||
+         zy_activity_deallocation(call) || !strncmp(name, "llvm.mem", 8) ||
+         !strncmp(name, "llvm.lifetime.", 14) ||
+         !strncmp(name, "llvm.dbg.", 9) || !strcmp(name, "llvm.assume") ||
+         zy_activity_inactive_function(callee);
+}
+
+/* Step 4b: memory operations on shadowed pointers that the sweeps know
+ * how to mirror on the shadows. */
+static int check_memory(ZyGen *g) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->primal); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      LLVMOpcode op = LLVMGetInstructionOpcode(i);
+      g->cur = i;
+      if (op == LLVMStore) {
+        LLVMValueRef v = LLVMGetOperand(i, 0), p = LLVMGetOperand(i, 1);
+        int sv = zy_activity_shadowed(g->act, v);
+        if (sv && !zy_activity_shadowed(g->act, p))
+          return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                              "a pointer to memory that has a shadow is "
+                              "stored to memory that has none");
+        if (!zy_activity_shadowed(g->act, p) ||
+            zy_type_differentiable(LLVMTypeOf(v)) || sv || is_null(v))
+          continue;
+        if (LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMPointerTypeKind)
+          return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                              "a pointer without a shadow is stored to "
+                              "memory that has one");
+        if (zy_ty_is_float(zy_types_memory(g->types, p, 0)))
+          return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                              "floating-point data is stored as an integer; "
+                              "copying floats through integers is not "
+                              "supported yet");
+      } else if (op == LLVMLoad) {
+        LLVMValueRef p = LLVMGetOperand(i, 0);
+        if (zy_activity_shadowed(g->act, p) &&
+            LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMIntegerTypeKind &&
+            zy_ty_is_float(zy_types_memory(g->types, p, 0)))
+          return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                              "floating-point data is loaded as an integer; "
+                              "copying floats through integers is not "
+                              "supported yet");
+      } else if (op == LLVMCall) {
+        if (call_takes_shadowed(i) && zy_activity_allocation(i) !=
+                                          ZY_ALLOC_REALLOC)
+          continue;
+        if (zy_activity_allocation(i) == ZY_ALLOC_REALLOC)
+          return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                              "realloc is not supported yet");
+        for (unsigned k = 0; k < LLVMGetNumArgOperands(i); k++)
+          if (zy_activity_shadowed(g->act, LLVMGetOperand(i, k)))
+            return ZY_GEN_ERROR(
+                g, ZY_ERR_UNSUPPORTED,
+                "pass the argument with enzyme_const if no derivative "
+                "flows through its memory",
+                "calls that receive pointers to memory with a shadow are "
+                "not supported yet");
+      } else if (op == LLVMIntToPtr || op == LLVMAtomicRMW ||
+                 op == LLVMAtomicCmpXchg) {
+        for (LLVMBasicBlockRef b2 = LLVMGetFirstBasicBlock(g->primal); b2;
+             b2 = LLVMGetNextBasicBlock(b2))
+          for (LLVMValueRef j = LLVMGetFirstInstruction(b2); j;
+               j = LLVMGetNextInstruction(j))
+            if (zy_activity_shadowed(g->act, j) ||
+                (LLVMGetNumOperands(j) &&
+                 zy_activity_shadowed(g->act, LLVMGetOperand(j, 0))))
+              return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                                  "integer-to-pointer casts and atomics "
+                                  "in functions that use memory with a "
+                                  "shadow are not supported yet");
+      }
+    }
+  return 0;
+}
+
 ZyVec *zy_preds(ZyGen *g, LLVMBasicBlockRef bb) {
   return zy_map_get(&g->preds, bb);
 }
 
-/* Step 5: returning blocks, distinct predecessors, and which blocks
- * dominate every return (their values are available to the whole reverse
- * sweep without caching). */
+/* Primal blocks in reverse post-order: a block's dominators come before
+ * it, so each copied instruction's operands are already copied. */
+static void reverse_post_order(LLVMValueRef fn, ZyVec *out) {
+  ZyVec stack = {0}, post = {0};
+  ZyMap seen = {0};
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(fn);
+  zy_vec_push(&stack, entry);
+  zy_map_put(&seen, entry, (void *)1);
+  /* Iterative DFS; a block is finished when all successors are seen. */
+  ZyMap next = {0}; /* block -> index of the next successor to visit + 1 */
+  while (stack.len) {
+    LLVMBasicBlockRef bb = stack.data[stack.len - 1];
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    unsigned k = (unsigned)(size_t)zy_map_get(&next, bb);
+    unsigned n = t ? LLVMGetNumSuccessors(t) : 0;
+    if (k < n) {
+      zy_map_put(&next, bb, (void *)(size_t)(k + 1));
+      LLVMBasicBlockRef s = LLVMGetSuccessor(t, k);
+      if (!zy_map_has(&seen, s)) {
+        zy_map_put(&seen, s, (void *)1);
+        zy_vec_push(&stack, s);
+      }
+      continue;
+    }
+    stack.len--;
+    zy_vec_push(&post, bb);
+  }
+  for (size_t i = post.len; i-- > 0;)
+    zy_vec_push(out, post.data[i]);
+  zy_vec_free(&stack);
+  zy_vec_free(&post);
+  zy_map_free(&seen);
+  zy_map_free(&next);
+}
+
+/* Step 5: reachable blocks in reverse post-order, returning blocks,
+ * distinct reachable predecessors, and which blocks dominate every return
+ * (their values are available to the whole reverse sweep without
+ * caching). */
 static void analyse_cfg(ZyGen *g) {
   LLVMValueRef f = g->primal;
+  reverse_post_order(f, &g->order);
+  for (size_t k = 0; k < g->order.len; k++)
+    zy_map_put(&g->reachable, g->order.data[k], YES);
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
        bb = LLVMGetNextBasicBlock(bb))
     zy_map_put(&g->preds, bb, calloc(1, sizeof(ZyVec)));
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
        bb = LLVMGetNextBasicBlock(bb)) {
+    if (!zy_map_has(&g->reachable, bb))
+      continue;
     LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
     if (LLVMGetInstructionOpcode(t) == LLVMRet)
       zy_vec_push(&g->rets, bb);
@@ -236,6 +378,10 @@ static void free_gen(ZyGen *g) {
   zy_map_free(&g->cache);
   zy_map_free(&g->rblock);
   zy_map_free(&g->predidx);
+  zy_map_free(&g->shadow);
+  zy_map_free(&g->reachable);
+  zy_vec_free(&g->order);
+  zy_types_free(g->types);
   zy_vec_free(&g->rets);
   zy_activity_free(g->act);
   if (g->dt)
@@ -252,8 +398,9 @@ static int build_gradient(ZyGen *g) {
   if (check_control_flow(g))                                      /* 2 */
     return -1;
   g->act = zy_activity_compute(g->primal, g->sig.active_args,     /* 3 */
-                               g->sig.active_ret);
-  if (check_flows(g))                                             /* 4 */
+                               g->sig.dup_args, g->sig.active_ret);
+  g->types = zy_types_analyze(g->primal, NULL);
+  if (check_flows(g) || check_memory(g))                          /* 4 */
     return -1;
   analyse_cfg(g);                                                 /* 5 */
   create_blocks(g);                                               /* 6 */
@@ -267,7 +414,8 @@ static int build_gradient(ZyGen *g) {
 }
 
 static int same_sig(ZySig a, ZySig b) {
-  return a.active_args == b.active_args && a.active_ret == b.active_ret;
+  return a.active_args == b.active_args && a.dup_args == b.dup_args &&
+         a.active_ret == b.active_ret;
 }
 
 /* A failed gradient keeps no body: it becomes an external declaration so

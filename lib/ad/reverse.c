@@ -93,7 +93,7 @@ static LLVMValueRef take_adjoint(ZyGen *g, LLVMValueRef v) {
 /* The forward value `fv` of primal block `pbb`, usable at the reverse
  * builder position.  Values of blocks that dominate every return are used
  * directly; the others go through a slot stored right after them. */
-static LLVMValueRef reload(ZyGen *g, LLVMValueRef fv, LLVMBasicBlockRef pbb) {
+LLVMValueRef zy_reload(ZyGen *g, LLVMValueRef fv, LLVMBasicBlockRef pbb) {
   if (zy_map_has(&g->domrets, pbb))
     return fv;
   LLVMValueRef slot = zy_map_get(&g->cache, fv);
@@ -116,7 +116,7 @@ LLVMValueRef zy_lookup(ZyGen *g, LLVMValueRef v) {
     return zy_map_get(&g->vmap, v);
   if (!LLVMIsAInstruction(v))
     return v;
-  return reload(g, zy_map_get(&g->vmap, v), LLVMGetInstructionParent(v));
+  return zy_reload(g, zy_map_get(&g->vmap, v), LLVMGetInstructionParent(v));
 }
 
 static int reverse_instruction(ZyGen *g, LLVMValueRef i) {
@@ -141,6 +141,8 @@ static int reverse_instruction(ZyGen *g, LLVMValueRef i) {
     return zy_reverse_aggregate(g, i, d);
   case LLVMCall:
     return zy_reverse_call(g, i, d);
+  case LLVMLoad:
+    return zy_reverse_memory(g, i, d);
   default:
     return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
                         "no derivative rule for this instruction");
@@ -197,7 +199,7 @@ static void leave_block(ZyGen *g, LLVMBasicBlockRef bb, ZyVec *phis,
   } else if (preds->len == 1) {
     edge_to(g, preds->data[0], phis, dphis);
   } else {
-    LLVMValueRef from = reload(g, zy_map_get(&g->predidx, bb), bb);
+    LLVMValueRef from = zy_reload(g, zy_map_get(&g->predidx, bb), bb);
     LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
     LLVMValueRef sw = LLVMBuildSwitch(g->b, from, here, preds->len);
     for (size_t k = 0; k < preds->len; k++) {
@@ -218,13 +220,20 @@ int zy_reverse_sweep(ZyGen *g) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->primal); bb && !err;
        bb = LLVMGetNextBasicBlock(bb)) {
     LLVMPositionBuilderAtEnd(g->b, zy_map_get(&g->rblock, bb));
+    if (!zy_map_has(&g->reachable, bb)) {
+      LLVMBuildUnreachable(g->b);
+      continue;
+    }
     LLVMValueRef first = LLVMGetFirstInstruction(bb);
     for (LLVMValueRef i = LLVMGetLastInstruction(bb); i && !err;
          i = LLVMGetPreviousInstruction(i)) {
-      if (LLVMIsAPHINode(i) || !zy_activity_active(g->act, i))
+      if (LLVMIsAPHINode(i))
         continue;
       g->cur = i;
-      err = reverse_instruction(g, i);
+      if (zy_activity_active(g->act, i))
+        err = reverse_instruction(g, i);
+      else if (zy_reverse_memory_needed(g, i))
+        err = zy_reverse_memory(g, i, NULL);
     }
     phis.len = dphis.len = 0;
     for (LLVMValueRef i = first; i && LLVMIsAPHINode(i);

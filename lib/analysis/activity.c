@@ -12,7 +12,7 @@
 #include <string.h>
 
 struct ZyActivity {
-  ZyMap varied, useful; /* value -> (void*)1 */
+  ZyMap varied, useful, shadowed; /* value -> (void*)1 */
 };
 
 static void *const YES = (void *)1;
@@ -57,8 +57,88 @@ int zy_activity_inactive_function(LLVMValueRef fn) {
   return 0;
 }
 
+static const char *callee_name(LLVMValueRef call) {
+  LLVMValueRef f = LLVMIsACallInst(call) ? LLVMGetCalledValue(call) : NULL;
+  return f && LLVMIsAFunction(f) ? LLVMGetValueName(f) : "";
+}
+
+ZyAlloc zy_activity_allocation(LLVMValueRef call) {
+  static const struct {
+    const char *name;
+    ZyAlloc kind;
+  } fns[] = {
+      {"malloc", ZY_ALLOC_MALLOC},         {"_Znwm", ZY_ALLOC_MALLOC},
+      {"_Znam", ZY_ALLOC_MALLOC},          {"calloc", ZY_ALLOC_CALLOC},
+      {"aligned_alloc", ZY_ALLOC_ALIGNED}, {"realloc", ZY_ALLOC_REALLOC},
+  };
+  const char *name = callee_name(call);
+  for (size_t i = 0; i < sizeof fns / sizeof *fns; i++)
+    if (!strcmp(name, fns[i].name))
+      return fns[i].kind;
+  return ZY_ALLOC_NONE;
+}
+
+int zy_activity_deallocation(LLVMValueRef call) {
+  const char *name = callee_name(call);
+  return !strcmp(name, "free") || !strcmp(name, "_ZdlPv") ||
+         !strcmp(name, "_ZdaPv") || !strcmp(name, "_ZdlPvm") ||
+         !strcmp(name, "_ZdaPvm");
+}
+
+static int is_ptr(LLVMValueRef v) {
+  return LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMPointerTypeKind;
+}
+
+/* Shadowed pointers: dup arguments, local and heap memory (which may come
+ * to hold derivatives), and pointers derived from shadowed ones. */
+static int derives_shadow(ZyActivity *a, LLVMValueRef i) {
+  switch (LLVMGetInstructionOpcode(i)) {
+  case LLVMAlloca:
+    return 1;
+  case LLVMCall:
+    return zy_activity_allocation(i) != ZY_ALLOC_NONE;
+  case LLVMGetElementPtr:
+  case LLVMBitCast:
+  case LLVMAddrSpaceCast:
+  case LLVMFreeze:
+  case LLVMLoad: /* a pointer stored in shadowed memory */
+    return zy_map_has(&a->shadowed, LLVMGetOperand(i, 0));
+  case LLVMPHI:
+    for (unsigned k = 0; k < LLVMCountIncoming(i); k++)
+      if (zy_map_has(&a->shadowed, LLVMGetIncomingValue(i, k)))
+        return 1;
+    return 0;
+  case LLVMSelect:
+    return zy_map_has(&a->shadowed, LLVMGetOperand(i, 1)) ||
+           zy_map_has(&a->shadowed, LLVMGetOperand(i, 2));
+  default:
+    return 0;
+  }
+}
+
+static void compute_shadowed(ZyActivity *a, LLVMValueRef fn,
+                             unsigned long long dup_args) {
+  unsigned n = LLVMCountParams(fn);
+  for (unsigned i = 0; i < n && i < 64; i++)
+    if (dup_args >> i & 1)
+      zy_map_put(&a->shadowed, LLVMGetParam(fn, i), YES);
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+         bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+           i = LLVMGetNextInstruction(i))
+        if (is_ptr(i) && !zy_map_has(&a->shadowed, i) &&
+            derives_shadow(a, i)) {
+          zy_map_put(&a->shadowed, i, YES);
+          changed = 1;
+        }
+  }
+}
+
 /* Forward: an instruction of differentiable type with a varied operand is
- * varied.  Instructions are visited in layout order until nothing changes,
+ * varied, and so is a value of differentiable type loaded from shadowed
+ * memory.  Instructions are visited in layout order until nothing changes,
  * which also covers phis fed from later blocks. */
 static void compute_varied(ZyActivity *a, LLVMValueRef fn,
                            unsigned long long active_args) {
@@ -75,6 +155,13 @@ static void compute_varied(ZyActivity *a, LLVMValueRef fn,
         if (zy_map_has(&a->varied, i) ||
             !zy_type_differentiable(LLVMTypeOf(i)))
           continue;
+        if (LLVMGetInstructionOpcode(i) == LLVMLoad) {
+          if (zy_map_has(&a->shadowed, LLVMGetOperand(i, 0))) {
+            zy_map_put(&a->varied, i, YES);
+            changed = 1;
+          }
+          continue;
+        }
         int nops = LLVMGetNumOperands(i);
         for (int k = 0; k < nops; k++)
           if (zy_map_has(&a->varied, LLVMGetOperand(i, k))) {
@@ -86,16 +173,22 @@ static void compute_varied(ZyActivity *a, LLVMValueRef fn,
   }
 }
 
-/* Backward: the returned value is useful, and so is every operand of a
- * useful instruction. */
-static void compute_useful(ZyActivity *a, LLVMValueRef fn) {
+/* Backward: the returned value (when active) and values stored into
+ * shadowed memory are useful, and so is every operand of a useful
+ * instruction. */
+static void compute_useful(ZyActivity *a, LLVMValueRef fn, int active_ret) {
   ZyVec work = {0};
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
        bb = LLVMGetNextBasicBlock(bb)) {
     LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
-    if (t && LLVMGetInstructionOpcode(t) == LLVMRet &&
+    if (active_ret && t && LLVMGetInstructionOpcode(t) == LLVMRet &&
         LLVMGetNumOperands(t) == 1)
       zy_vec_push(&work, LLVMGetOperand(t, 0));
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i))
+      if (LLVMGetInstructionOpcode(i) == LLVMStore &&
+          zy_map_has(&a->shadowed, LLVMGetOperand(i, 1)))
+        zy_vec_push(&work, LLVMGetOperand(i, 0));
   }
   while (work.len) {
     LLVMValueRef v = work.data[--work.len];
@@ -116,11 +209,11 @@ static void compute_useful(ZyActivity *a, LLVMValueRef fn) {
 
 ZyActivity *zy_activity_compute(LLVMValueRef fn,
                                 unsigned long long active_args,
-                                int active_ret) {
+                                unsigned long long dup_args, int active_ret) {
   ZyActivity *a = calloc(1, sizeof *a);
+  compute_shadowed(a, fn, dup_args);
   compute_varied(a, fn, active_args);
-  if (active_ret)
-    compute_useful(a, fn);
+  compute_useful(a, fn, active_ret);
   return a;
 }
 
@@ -129,6 +222,7 @@ void zy_activity_free(ZyActivity *a) {
     return;
   zy_map_free(&a->varied);
   zy_map_free(&a->useful);
+  zy_map_free(&a->shadowed);
   free(a);
 }
 
@@ -142,6 +236,10 @@ int zy_activity_useful(const ZyActivity *a, LLVMValueRef v) {
 
 int zy_activity_active(const ZyActivity *a, LLVMValueRef v) {
   return zy_activity_varied(a, v) && zy_activity_useful(a, v);
+}
+
+int zy_activity_shadowed(const ZyActivity *a, LLVMValueRef v) {
+  return zy_map_has(&a->shadowed, v);
 }
 
 /* --- Printer: print<zymase-activity> ------------------------------------ */
@@ -162,7 +260,9 @@ static void put(Buf *b, const char *s) {
 }
 
 static void put_value(Buf *b, const ZyActivity *a, LLVMValueRef v) {
-  put(b, zy_activity_active(a, v) ? "  active    " : "  constant  ");
+  put(b, zy_activity_active(a, v)     ? "  active    "
+         : zy_activity_shadowed(a, v) ? "  shadowed  "
+                                      : "  constant  ");
   char *s = LLVMPrintValueToString(v);
   char *p = s;
   while (*p == ' ')
@@ -176,15 +276,21 @@ static void put_value(Buf *b, const ZyActivity *a, LLVMValueRef v) {
 }
 
 /* The printer differentiates with respect to every differentiable argument
- * and the return value, as __enzyme_autodiff does by default. */
+ * and the return value, with pointer arguments shadowed, as
+ * __enzyme_autodiff does by default. */
 void zy_print_activity(LLVMValueRef fn, char **out) {
-  unsigned long long mask = 0;
+  unsigned long long mask = 0, dups = 0;
   unsigned n = LLVMCountParams(fn);
-  for (unsigned i = 0; i < n && i < 64; i++)
-    if (zy_type_differentiable(LLVMTypeOf(LLVMGetParam(fn, i))))
+  for (unsigned i = 0; i < n && i < 64; i++) {
+    LLVMValueRef p = LLVMGetParam(fn, i);
+    if (zy_type_differentiable(LLVMTypeOf(p)))
       mask |= 1ull << i;
+    if (is_ptr(p))
+      dups |= 1ull << i;
+  }
   LLVMTypeRef ret = LLVMGetReturnType(LLVMGlobalGetValueType(fn));
-  ZyActivity *a = zy_activity_compute(fn, mask, zy_type_differentiable(ret));
+  ZyActivity *a =
+      zy_activity_compute(fn, mask, dups, zy_type_differentiable(ret));
 
   Buf b = {0};
   put(&b, "activity of '");

@@ -1,6 +1,9 @@
 /* activity.h - activity analysis: which values of a function carry
  * derivatives.  A value is active when it depends on an active argument
- * ("varied") and can influence the active return value ("useful").
+ * ("varied") and can influence the active return value or memory that
+ * has a shadow ("useful").  A pointer is shadowed when it may point to
+ * memory that carries derivatives: it then has a shadow pointer, to
+ * memory of the same layout that holds the derivatives.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef ZY_ANALYSIS_ACTIVITY_H
 #define ZY_ANALYSIS_ACTIVITY_H
@@ -9,17 +12,33 @@
 
 typedef struct ZyActivity ZyActivity;
 
-/* Analyses `fn` with arguments `active_args` (bit i: argument i) active and
- * the return value active when `active_ret`. */
+/* Analyses `fn` with arguments `active_args` (bit i: argument i) active,
+ * pointer arguments `dup_args` shadowed, and the return value active when
+ * `active_ret`. */
 ZyActivity *zy_activity_compute(LLVMValueRef fn,
                                 unsigned long long active_args,
-                                int active_ret);
+                                unsigned long long dup_args, int active_ret);
 void zy_activity_free(ZyActivity *a);
 
 int zy_activity_varied(const ZyActivity *a, LLVMValueRef v);
 int zy_activity_useful(const ZyActivity *a, LLVMValueRef v);
 /* varied and useful: the value needs an adjoint. */
 int zy_activity_active(const ZyActivity *a, LLVMValueRef v);
+/* The pointer has a shadow. */
+int zy_activity_shadowed(const ZyActivity *a, LLVMValueRef v);
+
+/* How a call allocates memory, if it does. */
+typedef enum ZyAlloc {
+  ZY_ALLOC_NONE,
+  ZY_ALLOC_MALLOC,  /* malloc(n), operator new(n): size is argument 0  */
+  ZY_ALLOC_CALLOC,  /* calloc(n, m): already zeroed                    */
+  ZY_ALLOC_ALIGNED, /* aligned_alloc(a, n): size is argument 1         */
+  ZY_ALLOC_REALLOC, /* realloc(p, n)                                   */
+} ZyAlloc;
+ZyAlloc zy_activity_allocation(LLVMValueRef call);
+
+/* The call frees its pointer argument 0 (free, operator delete). */
+int zy_activity_deallocation(LLVMValueRef call);
 
 /* Whether `fn` is a library function known not to propagate derivatives
  * nor to write memory a derivative could flow through (printing,

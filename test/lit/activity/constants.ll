@@ -1,4 +1,4 @@
-; activity/constants.ll - integers, pointers, and floating-point values computed only from constants or memory are constant.
+; activity/constants.ll - integers and floating-point values computed only from constants are constant; memory reached through pointer arguments is not.
 ; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 ; RUN: %opt -passes='print<zymase-activity>' -disable-output %s 2>&1 | %FileCheck %s
 ;
@@ -7,13 +7,15 @@
 ; CHECK-LABEL: activity of 'f':
 ; CHECK-NEXT:  active    double %x
 ; CHECK-NEXT:  constant  i32 %n
-; CHECK-NEXT:  constant  ptr %p
+; Pointer arguments are shadowed (dup) by default, so what is loaded
+; through them is active.
+; CHECK-NEXT:  shadowed  ptr %p
 ; CHECK-NEXT:  constant  %k = fadd double 2.000000e+00, 3.000000e+00
 ; CHECK-NEXT:  constant  %i = add i32 %n, 1
 ; CHECK-NEXT:  constant  %nf = sitofp i32 %i to double
-; CHECK-NEXT:  constant  %l = load double, ptr %p
+; CHECK-NEXT:  active    %l = load double, ptr %p
 ; CHECK-NEXT:  constant  %c = fmul double %k, %nf
-; CHECK-NEXT:  constant  %cl = fmul double %c, %l
+; CHECK-NEXT:  active    %cl = fmul double %c, %l
 ; CHECK-NEXT:  active    %r = fmul double %x, %cl
 ; CHECK-NOT:   {{active|constant}}
 define double @f(double %x, i32 %n, ptr %p) {

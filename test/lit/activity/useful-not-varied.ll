@@ -5,18 +5,21 @@
 ; CHECK-LABEL: activity of 'f':
 ; CHECK-NEXT:  active    double %x
 ; CHECK-NEXT:  constant  i32 %n
-; CHECK-NEXT:  constant  ptr %p
+; CHECK-NEXT:  shadowed  ptr %p
 ; CHECK-NEXT:  constant  %nf = sitofp i32 %n to double
 ; CHECK-NEXT:  constant  %sq = fmul double %nf, %nf
-; CHECK-NEXT:  constant  %l = load double, ptr %p
+; CHECK-NEXT:  constant  %l = load double, ptr @g
 ; CHECK-NEXT:  constant  %c = fadd double %sq, %l
 ; CHECK-NEXT:  active    %m = fmul double %x, %c
 ; CHECK-NEXT:  active    %r = fadd double %m, %c
 ; CHECK-NOT:   {{active|constant}}
+; Memory of a constant global has no shadow: what is loaded from it is constant.
+@g = constant double 4.0
+
 define double @f(double %x, i32 %n, ptr %p) {
   %nf = sitofp i32 %n to double
   %sq = fmul double %nf, %nf
-  %l = load double, ptr %p
+  %l = load double, ptr @g
   %c = fadd double %sq, %l
   %m = fmul double %x, %c
   %r = fadd double %m, %c

@@ -19,14 +19,30 @@ define double @f(double %x, double %y) {
   ret double %r
 }
 
-; y only reaches memory, not the return value.
+; y only reaches memory without a shadow (a global), not the return value.
 ; CHECK-LABEL: activity of 'stored':
 ; CHECK-NEXT:  active    double %x
 ; CHECK-NEXT:  constant  double %y
-; CHECK-NEXT:  constant  ptr %p
 ; CHECK-NEXT:  constant  %t = fmul double %y, %y
 ; CHECK-NEXT:  active    %r = fadd double %x, %x
-define double @stored(double %x, double %y, ptr %p) {
+@out = global double 0.0
+
+define double @stored(double %x, double %y) {
+  %t = fmul double %y, %y
+  store double %t, ptr @out
+  %r = fadd double %x, %x
+  ret double %r
+}
+
+; Stored into memory that has a shadow (a pointer argument is dup by
+; default), y's square is an output: active.
+; CHECK-LABEL: activity of 'stored_dup':
+; CHECK-NEXT:  active    double %x
+; CHECK-NEXT:  active    double %y
+; CHECK-NEXT:  shadowed  ptr %p
+; CHECK-NEXT:  active    %t = fmul double %y, %y
+; CHECK-NEXT:  active    %r = fadd double %x, %x
+define double @stored_dup(double %x, double %y, ptr %p) {
   %t = fmul double %y, %y
   store double %t, ptr %p
   %r = fadd double %x, %x

@@ -1,0 +1,203 @@
+/* shadow.c - shadow pointers in the forward sweep: every pointer that may
+ * reach memory carrying derivatives gets a shadow pointer to memory of the
+ * same layout holding those derivatives.  Shadows of arguments are
+ * parameters; shadows of derived pointers are derived the same way; local
+ * and heap memory gets zeroed shadow memory; pointers stored to shadowed
+ * memory have their shadows stored to the shadow memory.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include "ad.h"
+
+#include <llvm-c/Target.h>
+#include <stdio.h>
+#include <string.h>
+
+static int is_null(LLVMValueRef v) {
+  return LLVMIsAConstantPointerNull(v) || LLVMIsUndef(v) || LLVMIsPoison(v);
+}
+
+/* The forward shadow of primal pointer `p` (null for null). */
+static LLVMValueRef shadow_of(ZyGen *g, LLVMValueRef p) {
+  if (is_null(p))
+    return LLVMConstPointerNull(LLVMTypeOf(p));
+  return zy_map_get(&g->shadow, p);
+}
+
+static LLVMValueRef map(ZyGen *g, LLVMValueRef v) {
+  LLVMValueRef m = zy_map_get(&g->vmap, v);
+  return m ? m : v;
+}
+
+static LLVMValueRef i64(ZyGen *g, unsigned long long v) {
+  return LLVMConstInt(LLVMInt64TypeInContext(g->zm->ctx), v, 0);
+}
+
+static void zero(ZyGen *g, LLVMValueRef ptr, LLVMValueRef bytes) {
+  LLVMValueRef z = LLVMConstInt(LLVMInt8TypeInContext(g->zm->ctx), 0, 0);
+  LLVMBuildMemSet(g->b, ptr, z, bytes, 1);
+}
+
+static char *shadow_name(char *buf, size_t n, LLVMValueRef i) {
+  snprintf(buf, n, "%s.shadow", LLVMGetValueName(i));
+  return buf;
+}
+
+/* A pointer stored to shadowed memory: its shadow goes to the shadow. */
+static void store_pointer(ZyGen *g, LLVMValueRef st) {
+  LLVMValueRef v = LLVMGetOperand(st, 0), p = LLVMGetOperand(st, 1);
+  if (LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMPointerTypeKind ||
+      !zy_activity_shadowed(g->act, p))
+    return;
+  LLVMValueRef sv = shadow_of(g, v), sp = shadow_of(g, p);
+  ZY_ASSERT(sv && sp); /* check_memory refused the other cases */
+  LLVMBuildStore(g->b, sv, sp);
+}
+
+/* memcpy/memmove of pointers between shadowed memories copies the shadow
+ * pointers (float shadows are not copied: they are adjoints). */
+static void copy_pointers(ZyGen *g, LLVMValueRef call) {
+  LLVMValueRef d = LLVMGetOperand(call, 0), s = LLVMGetOperand(call, 1);
+  LLVMValueRef n = LLVMGetOperand(call, 2);
+  if (!zy_activity_shadowed(g->act, d) || !zy_activity_shadowed(g->act, s))
+    return;
+  LLVMValueRef sd = shadow_of(g, d), ss = shadow_of(g, s);
+  LLVMTypeRef ptr = LLVMTypeOf(d);
+  if (!LLVMIsAConstantInt(n)) {
+    if (zy_types_memory(g->types, d, 0) == ZY_TY_PTR)
+      LLVMBuildMemCpy(g->b, sd, 1, ss, 1, map(g, n));
+    return;
+  }
+  long long bytes = LLVMConstIntGetSExtValue(n);
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(g->zm->ctx);
+  for (long long off = 0; off + 8 <= bytes; off++)
+    if (zy_types_memory(g->types, d, off) == ZY_TY_PTR ||
+        zy_types_memory(g->types, s, off) == ZY_TY_PTR) {
+      LLVMValueRef o = i64(g, off);
+      LLVMValueRef from = LLVMBuildGEP2(g->b, i8, ss, &o, 1, "");
+      LLVMValueRef to = LLVMBuildGEP2(g->b, i8, sd, &o, 1, "");
+      LLVMBuildStore(g->b, LLVMBuildLoad2(g->b, ptr, from, ""), to);
+      off += 7;
+    }
+}
+
+/* Shadow memory for an allocation, zeroed. */
+static LLVMValueRef shadow_allocation(ZyGen *g, LLVMValueRef i,
+                                      LLVMValueRef c, const char *name) {
+  if (LLVMIsAAllocaInst(i)) {
+    LLVMTypeRef t = LLVMGetAllocatedType(i);
+    LLVMValueRef count = map(g, LLVMGetOperand(i, 0));
+    LLVMValueRef s = LLVMBuildArrayAlloca(g->b, t, count, name);
+    LLVMSetAlignment(s, LLVMGetAlignment(c));
+    LLVMTargetDataRef td = LLVMGetModuleDataLayout(g->zm->mod);
+    LLVMValueRef size = i64(g, LLVMABISizeOfType(td, t));
+    count = LLVMBuildZExtOrBitCast(g->b, count, LLVMTypeOf(size), "");
+    zero(g, s, LLVMBuildMul(g->b, size, count, ""));
+    return s;
+  }
+  /* malloc, new, calloc, aligned_alloc: the same call again. */
+  unsigned n = LLVMGetNumArgOperands(c);
+  LLVMValueRef args[4];
+  for (unsigned k = 0; k < n && k < 4; k++)
+    args[k] = LLVMGetOperand(c, k);
+  LLVMValueRef s =
+      LLVMBuildCall2(g->b, LLVMGetCalledFunctionType(c),
+                     LLVMGetCalledValue(c), args, n, name);
+  ZyAlloc kind = zy_activity_allocation(i);
+  if (kind == ZY_ALLOC_MALLOC)
+    zero(g, s, args[0]);
+  else if (kind == ZY_ALLOC_ALIGNED)
+    zero(g, s, args[1]);
+  return s;
+}
+
+int zy_shadow_forward(ZyGen *g, LLVMValueRef i) {
+  LLVMValueRef c = zy_map_get(&g->vmap, i);
+  LLVMOpcode op = LLVMGetInstructionOpcode(i);
+  if (op == LLVMStore) {
+    store_pointer(g, i);
+    return 0;
+  }
+  if (op == LLVMCall) {
+    LLVMValueRef callee = LLVMGetCalledValue(i);
+    const char *name = callee && LLVMIsAFunction(callee)
+                           ? LLVMGetValueName(callee)
+                           : "";
+    if (!strncmp(name, "llvm.memcpy", 11) ||
+        !strncmp(name, "llvm.memmove", 12))
+      copy_pointers(g, i);
+  }
+  if (!zy_activity_shadowed(g->act, i))
+    return 0;
+  char name[128];
+  shadow_name(name, sizeof name, i);
+  LLVMValueRef s = NULL;
+  switch (op) {
+  case LLVMAlloca:
+  case LLVMCall:
+    s = shadow_allocation(g, i, c, name);
+    break;
+  case LLVMGetElementPtr:
+  case LLVMBitCast:
+  case LLVMAddrSpaceCast:
+  case LLVMFreeze: {
+    LLVMValueRef base = shadow_of(g, LLVMGetOperand(i, 0));
+    s = LLVMInstructionClone(c);
+    LLVMInsertIntoBuilderWithName(g->b, s, name);
+    LLVMSetOperand(s, 0, base);
+    break;
+  }
+  case LLVMLoad:
+    s = LLVMBuildLoad2(g->b, LLVMTypeOf(i), shadow_of(g, LLVMGetOperand(i, 0)),
+                       name);
+    break;
+  case LLVMSelect: {
+    LLVMValueRef a = shadow_of(g, LLVMGetOperand(i, 1));
+    LLVMValueRef b = shadow_of(g, LLVMGetOperand(i, 2));
+    if (!a || !b)
+      return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                          "a select between a pointer with a shadow and one "
+                          "without");
+    s = LLVMBuildSelect(g->b, map(g, LLVMGetOperand(i, 0)), a, b, name);
+    break;
+  }
+  case LLVMPHI:
+    s = LLVMBuildPhi(g->b, LLVMTypeOf(i), name); /* incoming: later */
+    break;
+  default:
+    return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                        "cannot build the shadow of this pointer");
+  }
+  zy_map_put(&g->shadow, i, s);
+  return 0;
+}
+
+/* Fills the incoming values of the shadow phis, once every shadow
+ * exists. */
+int zy_shadow_phis(ZyGen *g, ZyVec *phis) {
+  for (size_t k = 0; k < phis->len; k++) {
+    LLVMValueRef p = phis->data[k], s = zy_map_get(&g->shadow, p);
+    if (!s)
+      continue;
+    for (unsigned j = 0; j < LLVMCountIncoming(p); j++) {
+      LLVMValueRef v = shadow_of(g, LLVMGetIncomingValue(p, j));
+      LLVMBasicBlockRef from = zy_map_get(&g->vmap, LLVMGetIncomingBlock(p, j));
+      if (!v) {
+        g->cur = p;
+        return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                            "a phi of a pointer with a shadow and one "
+                            "without");
+      }
+      LLVMAddIncoming(s, &v, &from, 1);
+    }
+  }
+  return 0;
+}
+
+LLVMValueRef zy_shadow_lookup(ZyGen *g, LLVMValueRef p) {
+  if (is_null(p))
+    return LLVMConstPointerNull(LLVMTypeOf(p));
+  LLVMValueRef s = zy_map_get(&g->shadow, p);
+  ZY_ASSERT(s);
+  if (LLVMIsAArgument(p))
+    return s;
+  return zy_reload(g, s, LLVMGetInstructionParent(p));
+}
