@@ -20,6 +20,8 @@ typedef struct ZySig {
   unsigned long long dup_args;    /* bit i: pointer argument i has a
                                      shadow, passed after the arguments */
   int active_ret;                 /* the return value carries an adjoint */
+  int split; /* an augmented forward function and a reverse function,
+                instead of one gradient that recomputes the forward */
 } ZySig;
 
 /* Per-module state. */
@@ -35,11 +37,20 @@ typedef struct ZyModule {
  * struct holding the adjoints of the active arguments in order (or void
  * when there are none). */
 typedef struct ZyGradEntry {
-  LLVMValueRef fn;   /* the user's function     */
+  LLVMValueRef fn;   /* the user's function                             */
   ZySig sig;
-  LLVMValueRef grad; /* the generated gradient  */
+  LLVMValueRef grad; /* the gradient, or (split) the augmented forward  */
+  LLVMValueRef rev;  /* (split) the reverse function                    */
   int failed;
 } ZyGradEntry;
+
+/* Split mode.  The augmented forward function takes the primal's
+ * parameters and the dup shadows, runs the primal with its shadows, and
+ * returns { result (if not void), ptr tape }; the reverse function takes
+ * the same parameters, the return adjoint when active, and the tape, and
+ * returns the adjoints of the active arguments (and frees the tape). */
+int zy_gradient_split(ZyModule *zm, LLVMValueRef fn, ZySig sig,
+                      LLVMValueRef *aug, LLVMValueRef *rev);
 
 /* Returns the gradient of `fn` for `sig`, generating it on first request
  * (recursion is fine: the entry exists before its body).  NULL after an
@@ -72,6 +83,16 @@ typedef struct ZyGen {
   ZyMap predidx;       /* primal block -> forward phi naming the pred    */
   ZyMap shadow;        /* primal pointer -> its shadow in the forward    */
   LLVMBasicBlockRef allocas; /* gradient's entry block, holds the slots  */
+  /* Split mode: every forward value the reverse uses goes through a slot
+   * saved in the tape; the forward's returns lead to `rstart`, which
+   * seeds the return adjoint of the return that was taken. */
+  int split;
+  ZyVec tape;          /* slots saved in the tape, in order              */
+  ZyVec retblocks;     /* forward blocks that returned ...               */
+  ZyVec retvals;       /* ... and the value each returned (or NULL)      */
+  LLVMValueRef retslot;/* which return was taken                         */
+  LLVMBasicBlockRef rstart;
+  ZyMap tapes;         /* primal call -> forward value of its tape       */
   LLVMBuilderRef b;    /* positioned in the reverse sweep                */
   LLVMValueRef cur;    /* primal instruction being reversed (for errors) */
 } ZyGen;
@@ -90,6 +111,10 @@ int zy_reverse_sweep(ZyGen *g);
  * reverse sweep, otherwise reloaded from a cache slot filled in the
  * forward sweep. */
 LLVMValueRef zy_lookup(ZyGen *g, LLVMValueRef v);
+
+/* A stack slot of type `t` in the gradient's entry block, zeroed there
+ * when `zero`. */
+LLVMValueRef zy_new_slot(ZyGen *g, LLVMTypeRef t, const char *name, int zero);
 
 /* Forward value `fv` of primal block `pbb` at the reverse builder
  * position (directly, or reloaded from a cache slot). */
@@ -127,6 +152,25 @@ LLVMValueRef zy_shadow_lookup(ZyGen *g, LLVMValueRef p);
  * an adjoint (stores and memory intrinsics on shadowed memory,
  * allocations whose shadow is freed). */
 int zy_reverse_memory_needed(ZyGen *g, LLVMValueRef i);
+
+/* reverse_calls.c: how a call is differentiated. */
+typedef enum ZyCallMode {
+  ZY_CALL_PLAIN,     /* copied as it is: nothing active reaches it      */
+  ZY_CALL_RULE,      /* a math function with a rule                     */
+  ZY_CALL_MEMORY,    /* allocation, free, memcpy/memset: memory rules   */
+  ZY_CALL_RECOMPUTE, /* gradient recomputing the callee (pure callee)   */
+  ZY_CALL_SPLIT,     /* augmented forward call now, reverse call later */
+} ZyCallMode;
+ZyCallMode zy_call_mode(ZyGen *g, LLVMValueRef call);
+ZySig zy_call_sig(ZyGen *g, LLVMValueRef call);
+
+/* The forward copy of a call in split mode (augmented forward call);
+ * returns 0 or -1. */
+int zy_forward_split_call(ZyGen *g, LLVMValueRef call);
+
+/* split.c: moves the combined function `g->grad` into `aug` and `rev`
+ * (declared with their final signatures) and deletes it. */
+void zy_split(ZyGen *g, LLVMValueRef aug, LLVMValueRef rev);
 
 /* Reverse of one instruction family.  Each returns 0, or -1 after
  * reporting an error.  `d` is the adjoint of the instruction's result. */

@@ -33,6 +33,20 @@ static void mark_pure(ZyGen *g, LLVMValueRef call) {
 
 /* `ret v` becomes: adjoint(v) += dret; br reverse.<block>. */
 static void lower_return(ZyGen *g, LLVMBasicBlockRef bb, LLVMValueRef ret) {
+  if (g->split) {
+    /* Split: remember the return; the reverse function seeds it. */
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(g->zm->ctx);
+    if (!g->retslot) {
+      g->retslot = zy_new_slot(g, i32, "zymase.return", 0);
+      zy_vec_push(&g->tape, g->retslot);
+    }
+    LLVMBuildStore(g->b, LLVMConstInt(i32, g->retblocks.len, 0), g->retslot);
+    zy_vec_push(&g->retblocks, bb);
+    zy_vec_push(&g->retvals,
+                LLVMGetNumOperands(ret) ? LLVMGetOperand(ret, 0) : NULL);
+    LLVMBuildBr(g->b, g->rstart);
+    return;
+  }
   if (g->sig.active_ret && LLVMGetNumOperands(ret) == 1) {
     LLVMValueRef dret = LLVMGetLastParam(g->grad);
     zy_add_adjoint(g, LLVMGetOperand(ret, 0), dret);
@@ -95,6 +109,10 @@ int zy_forward_sweep(ZyGen *g) {
       if (LLVMIsAPHINode(i)) {
         zy_map_put(&g->vmap, i, LLVMBuildPhi(g->b, LLVMTypeOf(i), name));
         zy_vec_push(&phis, i);
+      } else if (LLVMIsACallInst(i) &&
+                 zy_call_mode(g, i) == ZY_CALL_SPLIT) {
+        err = zy_forward_split_call(g, i);
+        continue;
       } else if (!is_debug_intrinsic(i)) {
         LLVMValueRef c = LLVMInstructionClone(i);
         if (LLVMIsACallInst(c) && zy_rule_known(LLVMGetCalledValue(c)))

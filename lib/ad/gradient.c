@@ -41,12 +41,47 @@ static LLVMValueRef declare_gradient(LLVMValueRef fn, ZySig sig) {
   char name[256], dups[24] = "";
   if (sig.dup_args)
     snprintf(dups, sizeof dups, ".d%llx", sig.dup_args);
-  snprintf(name, sizeof name, "__zymase_grad.%s.%llx%s%s",
-           LLVMGetValueName(fn), sig.active_args, dups,
-           sig.active_ret ? "r" : "");
+  snprintf(name, sizeof name, "__zymase_%s.%s.%llx%s%s",
+           sig.split ? "combined" : "grad", LLVMGetValueName(fn),
+           sig.active_args, dups, sig.active_ret ? "r" : "");
   LLVMValueRef g = LLVMAddFunction(LLVMGetGlobalParent(fn), name, gty);
   LLVMSetLinkage(g, LLVMInternalLinkage);
   return g;
+}
+
+/* Split mode's pair.  aug(params, shadows) -> { result?, ptr tape };
+ * rev(params, shadows, dret?, ptr tape) -> adjoints. */
+static void declare_split(LLVMValueRef fn, ZySig sig, LLVMValueRef *aug,
+                          LLVMValueRef *rev) {
+  LLVMTypeRef fty = LLVMGlobalGetValueType(fn);
+  LLVMContextRef c = LLVMGetTypeContext(fty);
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0);
+  unsigned n = LLVMCountParamTypes(fty), np = n;
+  LLVMTypeRef params[131], ret = LLVMGetReturnType(fty), fields[2];
+  LLVMGetParamTypes(fty, params);
+  for (unsigned i = 0; i < np; i++)
+    if (sig.dup_args >> i & 1)
+      params[n++] = params[i];
+  unsigned nf = 0;
+  if (LLVMGetTypeKind(ret) != LLVMVoidTypeKind)
+    fields[nf++] = ret;
+  fields[nf++] = ptr;
+  char name[256];
+  snprintf(name, sizeof name, "__zymase_aug.%s.%llx.d%llx%s",
+           LLVMGetValueName(fn), sig.active_args, sig.dup_args,
+           sig.active_ret ? "r" : "");
+  *aug = LLVMAddFunction(
+      LLVMGetGlobalParent(fn), name,
+      LLVMFunctionType(LLVMStructTypeInContext(c, fields, nf, 0), params, n, 0));
+  if (sig.active_ret)
+    params[n++] = ret;
+  params[n++] = ptr;
+  name[9] = 'r', name[10] = 'e', name[11] = 'v'; /* __zymase_rev */
+  *rev = LLVMAddFunction(
+      LLVMGetGlobalParent(fn), name,
+      LLVMFunctionType(zy_gradient_return_type(fn, sig), params, n, 0));
+  LLVMSetLinkage(*aug, LLVMInternalLinkage);
+  LLVMSetLinkage(*rev, LLVMInternalLinkage);
 }
 
 /* Step 1: a clone of the user's function, simplified by the pre-AD
@@ -95,8 +130,8 @@ static int check_call_flow(ZyGen *g, LLVMValueRef call) {
       zy_activity_inactive_function(callee))
     return 0;
   if (callee && LLVMIsAFunction(callee) && !LLVMIsDeclaration(callee) &&
-      !zy_effects_first_write(callee, zy_rule_known))
-    return 0;
+      !LLVMIsFunctionVarArg(LLVMGlobalGetValueType(callee)))
+    return 0; /* differentiated through its own gradient */
   if (callee && LLVMIsAFunction(callee) && LLVMIsDeclaration(callee) &&
       zy_activity_useful(g->act, call) && zy_activity_varied(g->act, call))
     return 0; /* reported by the reverse sweep as a missing rule */
@@ -213,8 +248,11 @@ static int check_memory(ZyGen *g) {
                               "copying floats through integers is not "
                               "supported yet");
       } else if (op == LLVMCall) {
-        if (call_takes_shadowed(i) && zy_activity_allocation(i) !=
-                                          ZY_ALLOC_REALLOC)
+        LLVMValueRef callee = LLVMGetCalledValue(i);
+        if ((call_takes_shadowed(i) &&
+             zy_activity_allocation(i) != ZY_ALLOC_REALLOC) ||
+            (callee && LLVMIsAFunction(callee) && !LLVMIsDeclaration(callee) &&
+             !LLVMIsFunctionVarArg(LLVMGlobalGetValueType(callee))))
           continue;
         if (zy_activity_allocation(i) == ZY_ALLOC_REALLOC)
           return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
@@ -340,6 +378,8 @@ static void create_blocks(ZyGen *g) {
     zy_map_put(&g->rblock, bb,
                LLVMAppendBasicBlockInContext(c, g->grad, name));
   }
+  if (g->split)
+    g->rstart = LLVMAppendBasicBlockInContext(c, g->grad, "reverse.start");
 }
 
 static void verify_step(ZyGen *g, LLVMValueRef fn, const char *step) {
@@ -348,21 +388,33 @@ static void verify_step(ZyGen *g, LLVMValueRef fn, const char *step) {
             LLVMGetValueName(fn), step);
 }
 
-/* Step 9: close the entry block, drop the primal clone, optimize. */
-static void finish(ZyGen *g) {
+static void optimize_and_print(ZyGen *g, LLVMValueRef fn) {
+  verify_step(g, fn, "the reverse sweep");
+  if (zy_opt_postopt())
+    zy_llvm_simplify_function(fn, 2);
+  verify_step(g, fn, "post-AD optimization");
+  if (zy_opt_print_gradient()) {
+    char *s = LLVMPrintValueToString(fn);
+    fprintf(stderr, "%s\n", s);
+    LLVMDisposeMessage(s);
+  }
+}
+
+/* Step 9: close the entry block, split (in split mode), optimize. */
+static void finish(ZyGen *g, LLVMValueRef aug, LLVMValueRef rev) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(g->zm->ctx);
   LLVMPositionBuilderAtEnd(b, g->allocas);
   LLVMBuildBr(b, zy_map_get(&g->vmap, LLVMGetEntryBasicBlock(g->primal)));
   LLVMDisposeBuilder(b);
-  verify_step(g, g->grad, "the reverse sweep");
-  if (zy_opt_postopt())
-    zy_llvm_simplify_function(g->grad, 2);
-  verify_step(g, g->grad, "post-AD optimization");
-  if (zy_opt_print_gradient()) {
-    char *s = LLVMPrintValueToString(g->grad);
-    fprintf(stderr, "%s\n", s);
-    LLVMDisposeMessage(s);
+  if (!g->split) {
+    optimize_and_print(g, g->grad);
+    return;
   }
+  verify_step(g, g->grad, "the sweeps (before splitting)");
+  zy_split(g, aug, rev);
+  g->grad = NULL;
+  optimize_and_print(g, aug);
+  optimize_and_print(g, rev);
 }
 
 static void free_gen(ZyGen *g) {
@@ -379,6 +431,10 @@ static void free_gen(ZyGen *g) {
   zy_map_free(&g->rblock);
   zy_map_free(&g->predidx);
   zy_map_free(&g->shadow);
+  zy_map_free(&g->tapes);
+  zy_vec_free(&g->tape);
+  zy_vec_free(&g->retblocks);
+  zy_vec_free(&g->retvals);
   zy_map_free(&g->reachable);
   zy_vec_free(&g->order);
   zy_types_free(g->types);
@@ -392,7 +448,7 @@ static void free_gen(ZyGen *g) {
     LLVMDeleteFunction(g->primal);
 }
 
-static int build_gradient(ZyGen *g) {
+static int build_gradient(ZyGen *g, LLVMValueRef aug, LLVMValueRef rev) {
   g->primal = preprocess(g->user);                                /* 1 */
   verify_step(g, g->primal, "the pre-AD pipeline");
   if (check_control_flow(g))                                      /* 2 */
@@ -409,13 +465,13 @@ static int build_gradient(ZyGen *g) {
     return -1;
   if (zy_reverse_sweep(g))                                        /* 8 */
     return -1;
-  finish(g);                                                      /* 9 */
+  finish(g, aug, rev);                                            /* 9 */
   return 0;
 }
 
 static int same_sig(ZySig a, ZySig b) {
   return a.active_args == b.active_args && a.dup_args == b.dup_args &&
-         a.active_ret == b.active_ret;
+         a.active_ret == b.active_ret && a.split == b.split;
 }
 
 /* A failed gradient keeps no body: it becomes an external declaration so
@@ -427,25 +483,48 @@ static void discard_body(LLVMValueRef grad) {
   LLVMSetLinkage(grad, LLVMExternalLinkage);
 }
 
-LLVMValueRef zy_gradient(ZyModule *zm, LLVMValueRef fn, ZySig sig) {
+static ZyGradEntry *generate(ZyModule *zm, LLVMValueRef fn, ZySig sig) {
   for (size_t i = 0; i < zm->grads.len; i++) {
     ZyGradEntry *e = zm->grads.data[i];
     if (e->fn == fn && same_sig(e->sig, sig))
-      return e->failed ? NULL : e->grad;
+      return e;
   }
   ZyGradEntry *e = calloc(1, sizeof *e);
   e->fn = fn;
   e->sig = sig;
-  e->grad = declare_gradient(fn, sig);
+  if (sig.split)
+    declare_split(fn, sig, &e->grad, &e->rev);
+  else
+    e->grad = declare_gradient(fn, sig);
   zy_vec_push(&zm->grads, e);
 
-  ZyGen g = {.zm = zm, .user = fn, .grad = e->grad, .sig = sig};
-  int err = build_gradient(&g);
+  /* Split mode builds one combined function first, then splits it. */
+  LLVMValueRef work = sig.split ? declare_gradient(fn, sig) : e->grad;
+  ZyGen g = {.zm = zm, .user = fn, .grad = work, .sig = sig,
+             .split = sig.split};
+  int err = build_gradient(&g, e->grad, e->rev);
   free_gen(&g);
   if (err) {
     e->failed = 1;
     discard_body(e->grad);
-    return NULL;
+    if (e->rev)
+      discard_body(e->rev);
+    if (sig.split && g.grad)
+      LLVMDeleteFunction(work);
   }
-  return e->grad;
+  return e;
+}
+
+LLVMValueRef zy_gradient(ZyModule *zm, LLVMValueRef fn, ZySig sig) {
+  ZyGradEntry *e = generate(zm, fn, sig);
+  return e->failed ? NULL : e->grad;
+}
+
+int zy_gradient_split(ZyModule *zm, LLVMValueRef fn, ZySig sig,
+                      LLVMValueRef *aug, LLVMValueRef *rev) {
+  sig.split = 1;
+  ZyGradEntry *e = generate(zm, fn, sig);
+  *aug = e->grad;
+  *rev = e->rev;
+  return e->failed ? -1 : 0;
 }

@@ -11,9 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* A zero-initialised stack slot of type `t` in the gradient's entry. */
-static LLVMValueRef new_slot(ZyGen *g, LLVMTypeRef t, const char *name,
-                             int zero) {
+LLVMValueRef zy_new_slot(ZyGen *g, LLVMTypeRef t, const char *name,
+                         int zero) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(g->zm->ctx);
   LLVMPositionBuilderAtEnd(b, g->allocas);
   LLVMValueRef slot = LLVMBuildAlloca(b, t, name);
@@ -28,7 +27,7 @@ static LLVMValueRef adjoint_slot(ZyGen *g, LLVMValueRef v) {
   if (!slot) {
     char name[128];
     snprintf(name, sizeof name, "d.%s", LLVMGetValueName(v));
-    slot = new_slot(g, LLVMTypeOf(v), name, 1);
+    slot = zy_new_slot(g, LLVMTypeOf(v), name, 1);
     zy_map_put(&g->adjoint, v, slot);
   }
   return slot;
@@ -94,11 +93,12 @@ static LLVMValueRef take_adjoint(ZyGen *g, LLVMValueRef v) {
  * builder position.  Values of blocks that dominate every return are used
  * directly; the others go through a slot stored right after them. */
 LLVMValueRef zy_reload(ZyGen *g, LLVMValueRef fv, LLVMBasicBlockRef pbb) {
-  if (zy_map_has(&g->domrets, pbb))
+  if (zy_map_has(&g->domrets, pbb) && !g->split)
     return fv;
   LLVMValueRef slot = zy_map_get(&g->cache, fv);
   if (!slot) {
-    slot = new_slot(g, LLVMTypeOf(fv), "zymase.cache", 0);
+    slot = zy_new_slot(g, LLVMTypeOf(fv), "zymase.cache", 0);
+    zy_vec_push(&g->tape, slot);
     LLVMBuilderRef b = LLVMCreateBuilderInContext(g->zm->ctx);
     LLVMValueRef at = LLVMGetNextInstruction(fv);
     while (at && LLVMIsAPHINode(at))
@@ -214,6 +214,34 @@ static void leave_block(ZyGen *g, LLVMBasicBlockRef bb, ZyVec *phis,
   }
 }
 
+/* Split mode: the reverse function starts here, seeding the adjoint of
+ * the value returned by the return that the forward took. */
+static void reverse_start(ZyGen *g) {
+  LLVMPositionBuilderAtEnd(g->b, g->rstart);
+  LLVMValueRef dret = g->sig.active_ret ? LLVMGetLastParam(g->grad) : NULL;
+  size_t n = g->retblocks.len;
+  LLVMValueRef sw = NULL;
+  if (n > 1) {
+    LLVMValueRef k = LLVMBuildLoad2(g->b, LLVMInt32TypeInContext(g->zm->ctx),
+                                    g->retslot, "");
+    sw = LLVMBuildSwitch(g->b, k, g->rstart, n);
+  }
+  for (size_t j = 0; j < n; j++) {
+    if (sw) {
+      LLVMBasicBlockRef b =
+          LLVMAppendBasicBlockInContext(g->zm->ctx, g->grad, "reverse.ret");
+      LLVMAddCase(sw, LLVMConstInt(LLVMInt32TypeInContext(g->zm->ctx), j, 0),
+                  b);
+      if (j == n - 1)
+        LLVMSetSuccessor(sw, 0, b);
+      LLVMPositionBuilderAtEnd(g->b, b);
+    }
+    if (dret && g->retvals.data[j])
+      zy_add_adjoint(g, g->retvals.data[j], dret);
+    LLVMBuildBr(g->b, zy_map_get(&g->rblock, g->retblocks.data[j]));
+  }
+}
+
 int zy_reverse_sweep(ZyGen *g) {
   ZyVec phis = {0}, dphis = {0};
   int err = 0;
@@ -234,6 +262,8 @@ int zy_reverse_sweep(ZyGen *g) {
         err = reverse_instruction(g, i);
       else if (zy_reverse_memory_needed(g, i))
         err = zy_reverse_memory(g, i, NULL);
+      else if (LLVMIsACallInst(i) && zy_call_mode(g, i) == ZY_CALL_SPLIT)
+        err = zy_reverse_call(g, i, NULL);
     }
     phis.len = dphis.len = 0;
     for (LLVMValueRef i = first; i && LLVMIsAPHINode(i);
@@ -247,5 +277,7 @@ int zy_reverse_sweep(ZyGen *g) {
   }
   zy_vec_free(&phis);
   zy_vec_free(&dphis);
+  if (!err && g->split)
+    reverse_start(g);
   return err;
 }

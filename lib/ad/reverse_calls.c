@@ -1,5 +1,8 @@
-/* reverse_calls.c - adjoints of calls: math functions through the rule
- * table, functions with a body through their own gradient.
+/* reverse_calls.c - calls: math functions through the rule table;
+ * functions with a body through their own gradient, either one that
+ * recomputes the callee (pure callees) or, for callees that touch memory
+ * with shadows or have side effects, an augmented forward call in the
+ * forward sweep and a reverse call, fed by the tape, in the reverse sweep.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
@@ -8,6 +11,51 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+static LLVMValueRef defined_callee(LLVMValueRef call) {
+  LLVMValueRef f = LLVMGetCalledValue(call);
+  return f && LLVMIsAFunction(f) && !LLVMIsDeclaration(f) ? f : NULL;
+}
+
+ZyCallMode zy_call_mode(ZyGen *g, LLVMValueRef call) {
+  LLVMValueRef callee = LLVMGetCalledValue(call);
+  if (zy_rule_for_call(callee))
+    return ZY_CALL_RULE;
+  const char *name = callee && LLVMIsAFunction(callee)
+                         ? LLVMGetValueName(callee)
+                         : "";
+  if (zy_activity_allocation(call) != ZY_ALLOC_NONE ||
+      zy_activity_deallocation(call) || !strncmp(name, "llvm.", 5))
+    return ZY_CALL_MEMORY;
+  LLVMValueRef fn = defined_callee(call);
+  if (!fn || LLVMIsFunctionVarArg(LLVMGlobalGetValueType(fn)))
+    return ZY_CALL_PLAIN;
+  int varied = 0, shadowed = 0;
+  for (unsigned k = 0; k < LLVMGetNumArgOperands(call); k++) {
+    LLVMValueRef a = LLVMGetOperand(call, k);
+    varied |= zy_activity_active(g->act, a);
+    shadowed |= zy_activity_shadowed(g->act, a);
+  }
+  if (shadowed)
+    return ZY_CALL_SPLIT;
+  if (!varied && !zy_activity_active(g->act, call))
+    return ZY_CALL_PLAIN;
+  /* Recomputing repeats side effects: then split instead. */
+  return zy_effects_first_write(fn, zy_rule_known) ? ZY_CALL_SPLIT
+                                                   : ZY_CALL_RECOMPUTE;
+}
+
+ZySig zy_call_sig(ZyGen *g, LLVMValueRef call) {
+  ZySig sig = {.active_ret = zy_activity_active(g->act, call)};
+  for (unsigned k = 0; k < LLVMGetNumArgOperands(call) && k < 64; k++) {
+    LLVMValueRef a = LLVMGetOperand(call, k);
+    if (zy_activity_active(g->act, a))
+      sig.active_args |= 1ull << k;
+    if (zy_activity_shadowed(g->act, a))
+      sig.dup_args |= 1ull << k;
+  }
+  return sig;
+}
 
 static int apply_rule(ZyGen *g, LLVMValueRef call, const ZyRule *r,
                       LLVMValueRef d) {
@@ -23,34 +71,38 @@ static int apply_rule(ZyGen *g, LLVMValueRef call, const ZyRule *r,
   return 0;
 }
 
-/* The callee's gradient recomputes its forward sweep, so the callee must
- * have no side effect that running it twice would repeat. */
-static int call_gradient(ZyGen *g, LLVMValueRef call, LLVMValueRef callee,
-                         LLVMValueRef d) {
-  unsigned nargs = LLVMGetNumArgOperands(call);
-  if (nargs > 63 || LLVMIsFunctionVarArg(LLVMGlobalGetValueType(callee)))
-    return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
-                        "calls to variadic functions or functions with more "
-                        "than 63 parameters are not differentiated");
-  ZySig sig = {.active_ret = 1};
-  for (unsigned k = 0; k < nargs; k++)
-    if (zy_activity_active(g->act, LLVMGetOperand(call, k)))
-      sig.active_args |= 1ull << k;
+/* Adds the fields of `res` (a gradient's result) to the active
+ * arguments of `call`, in order. */
+static void add_argument_adjoints(ZyGen *g, LLVMValueRef call, ZySig sig,
+                                  LLVMValueRef res) {
+  unsigned field = 0;
+  for (unsigned k = 0; k < LLVMGetNumArgOperands(call); k++)
+    if (sig.active_args >> k & 1)
+      zy_add_adjoint(g, LLVMGetOperand(call, k),
+                     LLVMBuildExtractValue(g->b, res, field++, ""));
+}
+
+static int too_many_params(ZyGen *g, LLVMValueRef call) {
+  if (LLVMGetNumArgOperands(call) <= 63)
+    return 0;
+  return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                      "calls to functions with more than 63 parameters are "
+                      "not differentiated");
+}
+
+/* A pure callee: its gradient recomputes its forward sweep. */
+static int call_recompute(ZyGen *g, LLVMValueRef call, LLVMValueRef callee,
+                          LLVMValueRef d) {
+  if (too_many_params(g, call))
+    return -1;
+  ZySig sig = zy_call_sig(g, call);
+  sig.active_ret = 1;
   if (!sig.active_args)
     return 0;
-  LLVMValueRef w = zy_effects_first_write(callee, zy_rule_known);
-  if (w) {
-    zy_error(ZY_ERR_UNSUPPORTED, g->user, g->cur, NULL,
-             "the called function '%s' has side effects, which its gradient "
-             "would repeat; differentiating such calls is not supported yet",
-             LLVMGetValueName(callee));
-    return zy_error(ZY_ERR_UNSUPPORTED, callee, w, NULL,
-                    "this is the side effect of '%s'",
-                    LLVMGetValueName(callee));
-  }
   LLVMValueRef grad = zy_gradient(g->zm, callee, sig);
   if (!grad)
     return -1;
+  unsigned nargs = LLVMGetNumArgOperands(call);
   LLVMValueRef *args = calloc(nargs + 1, sizeof *args);
   for (unsigned k = 0; k < nargs; k++)
     args[k] = zy_lookup(g, LLVMGetOperand(call, k));
@@ -58,21 +110,92 @@ static int call_gradient(ZyGen *g, LLVMValueRef call, LLVMValueRef callee,
   LLVMValueRef res = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(grad), grad,
                                     args, nargs + 1, "");
   free(args);
-  unsigned field = 0;
+  add_argument_adjoints(g, call, sig, res);
+  return 0;
+}
+
+/* Arguments of a split call: the primal arguments (through `get`), then
+ * the shadows of the dup ones. */
+static unsigned split_args(ZyGen *g, LLVMValueRef call, ZySig sig,
+                           LLVMValueRef (*get)(ZyGen *, LLVMValueRef),
+                           LLVMValueRef (*shadow)(ZyGen *, LLVMValueRef),
+                           LLVMValueRef *args) {
+  unsigned nargs = LLVMGetNumArgOperands(call), n = 0;
   for (unsigned k = 0; k < nargs; k++)
-    if (sig.active_args >> k & 1)
-      zy_add_adjoint(g, LLVMGetOperand(call, k),
-                     LLVMBuildExtractValue(g->b, res, field++, ""));
+    args[n++] = get(g, LLVMGetOperand(call, k));
+  for (unsigned k = 0; k < nargs; k++)
+    if (sig.dup_args >> k & 1)
+      args[n++] = shadow(g, LLVMGetOperand(call, k));
+  return n;
+}
+
+static LLVMValueRef forward_value(ZyGen *g, LLVMValueRef v) {
+  LLVMValueRef m = zy_map_get(&g->vmap, v);
+  return m ? m : v;
+}
+
+static LLVMValueRef forward_shadow(ZyGen *g, LLVMValueRef p) {
+  if (LLVMIsAConstantPointerNull(p))
+    return p;
+  return zy_map_get(&g->shadow, p);
+}
+
+int zy_forward_split_call(ZyGen *g, LLVMValueRef call) {
+  g->cur = call;
+  if (too_many_params(g, call))
+    return -1;
+  if (zy_activity_shadowed(g->act, call))
+    return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                        "calls returning pointers to memory with a shadow "
+                        "are not supported yet");
+  LLVMValueRef aug, rev;
+  if (zy_gradient_split(g->zm, defined_callee(call), zy_call_sig(g, call),
+                        &aug, &rev))
+    return -1;
+  LLVMValueRef args[130];
+  unsigned n = split_args(g, call, zy_call_sig(g, call), forward_value,
+                          forward_shadow, args);
+  LLVMValueRef res = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(aug), aug,
+                                    args, n, "");
+  LLVMTypeRef rt = LLVMTypeOf(res);
+  unsigned last = LLVMCountStructElementTypes(rt) - 1;
+  if (last)
+    zy_map_put(&g->vmap, call,
+               LLVMBuildExtractValue(g->b, res, 0, LLVMGetValueName(call)));
+  zy_map_put(&g->tapes, call, LLVMBuildExtractValue(g->b, res, last, "tape"));
+  return 0;
+}
+
+static int call_split(ZyGen *g, LLVMValueRef call, LLVMValueRef d) {
+  ZySig sig = zy_call_sig(g, call);
+  LLVMValueRef aug, rev;
+  if (zy_gradient_split(g->zm, defined_callee(call), sig, &aug, &rev))
+    return -1;
+  LLVMValueRef args[131];
+  unsigned n = split_args(g, call, sig, zy_lookup, zy_shadow_lookup, args);
+  if (sig.active_ret)
+    args[n++] = d;
+  args[n++] = zy_reload(g, zy_map_get(&g->tapes, call),
+                        LLVMGetInstructionParent(call));
+  LLVMValueRef res =
+      LLVMBuildCall2(g->b, LLVMGlobalGetValueType(rev), rev, args, n, "");
+  if (sig.active_args)
+    add_argument_adjoints(g, call, sig, res);
   return 0;
 }
 
 int zy_reverse_call(ZyGen *g, LLVMValueRef call, LLVMValueRef d) {
   LLVMValueRef callee = LLVMGetCalledValue(call);
-  const ZyRule *r = zy_rule_for_call(callee);
-  if (r)
-    return apply_rule(g, call, r, d);
-  if (callee && LLVMIsAFunction(callee) && !LLVMIsDeclaration(callee))
-    return call_gradient(g, call, callee, d);
+  switch (zy_call_mode(g, call)) {
+  case ZY_CALL_RULE:
+    return apply_rule(g, call, zy_rule_for_call(callee), d);
+  case ZY_CALL_RECOMPUTE:
+    return call_recompute(g, call, callee, d);
+  case ZY_CALL_SPLIT:
+    return call_split(g, call, d);
+  default:
+    break;
+  }
   if (!callee || !LLVMIsAFunction(callee))
     return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
                         "indirect calls are not differentiated yet");
@@ -80,6 +203,10 @@ int zy_reverse_call(ZyGen *g, LLVMValueRef call, LLVMValueRef d) {
   if (!strncmp(name, "llvm.", 5))
     return ZY_GEN_ERROR(g, ZY_ERR_NO_RULE, NULL,
                         "no derivative rule for the intrinsic '%s'", name);
+  if (LLVMIsFunctionVarArg(LLVMGlobalGetValueType(callee)))
+    return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                        "calls to variadic functions are not "
+                        "differentiated");
   return ZY_GEN_ERROR(
       g, ZY_ERR_NO_RULE,
       "give the function a body in this translation unit, or pass its "

@@ -136,6 +136,18 @@ static void compute_shadowed(ZyActivity *a, LLVMValueRef fn,
   }
 }
 
+/* A call to a function with a body that receives shadowed pointers: it
+ * may read derivatives from that memory and write some to it. */
+static int reads_shadowed(ZyActivity *a, LLVMValueRef i) {
+  LLVMValueRef f = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
+  if (!f || !LLVMIsAFunction(f) || LLVMIsDeclaration(f))
+    return 0;
+  for (unsigned k = 0; k < LLVMGetNumArgOperands(i); k++)
+    if (zy_map_has(&a->shadowed, LLVMGetOperand(i, k)))
+      return 1;
+  return 0;
+}
+
 /* Forward: an instruction of differentiable type with a varied operand is
  * varied, and so is a value of differentiable type loaded from shadowed
  * memory.  Instructions are visited in layout order until nothing changes,
@@ -160,6 +172,11 @@ static void compute_varied(ZyActivity *a, LLVMValueRef fn,
             zy_map_put(&a->varied, i, YES);
             changed = 1;
           }
+          continue;
+        }
+        if (reads_shadowed(a, i)) {
+          zy_map_put(&a->varied, i, YES);
+          changed = 1;
           continue;
         }
         int nops = LLVMGetNumOperands(i);
@@ -189,6 +206,9 @@ static void compute_useful(ZyActivity *a, LLVMValueRef fn, int active_ret) {
       if (LLVMGetInstructionOpcode(i) == LLVMStore &&
           zy_map_has(&a->shadowed, LLVMGetOperand(i, 1)))
         zy_vec_push(&work, LLVMGetOperand(i, 0));
+      else if (reads_shadowed(a, i))
+        for (unsigned k = 0; k < LLVMGetNumArgOperands(i); k++)
+          zy_vec_push(&work, LLVMGetOperand(i, k));
   }
   while (work.len) {
     LLVMValueRef v = work.data[--work.len];

@@ -116,6 +116,15 @@ extern "C" int zy_llvm_gep_offset(LLVMModuleRef m, LLVMValueRef gep,
   return 1;
 }
 
+extern "C" void zy_llvm_replace_uses_in(LLVMValueRef old, LLVMValueRef repl,
+                                        LLVMValueRef fn) {
+  Function *F = unwrap<Function>(fn);
+  unwrap(old)->replaceUsesWithIf(unwrap(repl), [F](Use &U) {
+    auto *I = dyn_cast<Instruction>(U.getUser());
+    return I && I->getFunction() == F;
+  });
+}
+
 extern "C" int zy_llvm_call_reads_only(LLVMValueRef call) {
   auto *CB = dyn_cast<CallBase>(unwrap(call));
   return CB && CB->onlyReadsMemory();

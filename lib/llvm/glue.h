@@ -46,6 +46,11 @@ LLVMBasicBlockRef zy_llvm_find_cycle(LLVMValueRef fn);
 int zy_llvm_gep_offset(LLVMModuleRef m, LLVMValueRef gep, long long *constant,
                        long long *stride);
 
+/* Replaces the uses of `old` by `repl` in the instructions of function
+ * `fn` only. */
+void zy_llvm_replace_uses_in(LLVMValueRef old, LLVMValueRef repl,
+                             LLVMValueRef fn);
+
 /* Memory effects of a call site (including its callee's attributes). */
 int zy_llvm_call_reads_only(LLVMValueRef call);
 
