@@ -49,6 +49,7 @@ static int lower(ZyModule *zm, LLVMValueRef call) {
 int zy_run_on_module(LLVMModuleRef m) {
   ZyModule zm = {.mod = m, .ctx = LLVMGetModuleContext(m)};
   int changed = 0;
+  zy_activity_scan_module(m);
   ZyVec calls = {0}, entries = {0};
   collect_calls(m, &calls);
   for (size_t i = 0; i < calls.len; i++) {

@@ -120,6 +120,14 @@ static int check_control_flow(ZyGen *g) {
                   "loops are not differentiated yet");
 }
 
+/* Whether `p` points into a global the user marked inactive. */
+static int stores_to_inactive_global(LLVMValueRef p) {
+  while (LLVMIsAGetElementPtrInst(p) || LLVMIsABitCastInst(p) ||
+         (LLVMIsAConstantExpr(p) && !LLVMIsAGlobalValue(p)))
+    p = LLVMGetOperand(p, 0);
+  return LLVMIsAGlobalVariable(p) && zy_activity_inactive_global(p);
+}
+
 /* A call that receives an active value: fine when derivatives can only
  * leave it through its result (math functions, calls that only read
  * memory, functions whose bodies write nothing outside their frame) or
@@ -175,6 +183,8 @@ static int check_flows(ZyGen *g) {
       if (op == LLVMStore &&
           zy_activity_shadowed(g->act, LLVMGetOperand(i, 1)))
         continue; /* into shadowed memory: reversed */
+      if (op == LLVMStore && stores_to_inactive_global(LLVMGetOperand(i, 1)))
+        continue; /* dropped on purpose */
       if (op == LLVMStore)
         return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
                             "pass the memory with enzyme_dup (or as a "

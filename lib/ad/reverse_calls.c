@@ -19,6 +19,8 @@ static LLVMValueRef defined_callee(LLVMValueRef call) {
 
 ZyCallMode zy_call_mode(ZyGen *g, LLVMValueRef call) {
   LLVMValueRef callee = LLVMGetCalledValue(call);
+  if (zy_activity_inactive_function(callee))
+    return ZY_CALL_PLAIN;
   if (zy_rule_for_call(callee))
     return ZY_CALL_RULE;
   const char *name = callee && LLVMIsAFunction(callee)

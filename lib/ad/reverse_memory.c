@@ -121,10 +121,15 @@ static LLVMValueRef move_helper(ZyGen *g, LLVMTypeRef t) {
   return fn;
 }
 
-/* The element type of the memory copied at dst/src byte `off`. */
+/* The element type of the memory copied at dst/src byte `off`; with
+ * -zymase-loose-types, unknown memory is taken to hold doubles. */
 static ZyTy type_at(ZyGen *g, LLVMValueRef d, LLVMValueRef s, long long off) {
   ZyTy t = zy_types_memory(g->types, d, off);
-  return t != ZY_TY_UNKNOWN ? t : zy_types_memory(g->types, s, off);
+  if (t == ZY_TY_UNKNOWN)
+    t = zy_types_memory(g->types, s, off);
+  if (t == ZY_TY_UNKNOWN && zy_opt_loose_types() && off % 8 == 0)
+    t = ZY_TY_DOUBLE;
+  return t;
 }
 
 static int reverse_memcpy(ZyGen *g, LLVMValueRef call) {
@@ -169,7 +174,8 @@ static int reverse_memcpy(ZyGen *g, LLVMValueRef call) {
   return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
                       "access the data with its type before or after the "
                       "copy (e.g. through a double*), so that it can be "
-                      "deduced",
+                      "deduced, or pass -zymase-loose-types to assume "
+                      "doubles",
                       "cannot deduce the type of the memory this copy "
                       "moves");
 }

@@ -41,14 +41,87 @@ int zy_type_differentiable(LLVMTypeRef t) {
   }
 }
 
+static ZyVec marked_fns, marked_globals; /* of the current module */
+
+static LLVMValueRef strip_casts(LLVMValueRef v) {
+  while (v && LLVMIsAConstantExpr(v) && LLVMGetNumOperands(v) > 0 &&
+         !LLVMIsAGlobalValue(v))
+    v = LLVMGetOperand(v, 0);
+  return v;
+}
+
+static void mark(LLVMValueRef v) {
+  v = strip_casts(v);
+  if (v && LLVMIsAFunction(v))
+    zy_vec_push(&marked_fns, v);
+  else if (v && LLVMIsAGlobalVariable(v))
+    zy_vec_push(&marked_globals, v);
+}
+
+/* A pointer constant, or an array/struct of them. */
+static void mark_all(LLVMValueRef c) {
+  if (!c)
+    return;
+  LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(c));
+  if (k != LLVMArrayTypeKind && k != LLVMStructTypeKind) {
+    mark(c);
+    return;
+  }
+  unsigned n = k == LLVMArrayTypeKind ? LLVMGetArrayLength(LLVMTypeOf(c))
+                                      : LLVMCountStructElementTypes(LLVMTypeOf(c));
+  for (unsigned i = 0; i < n; i++)
+    mark_all(LLVMGetAggregateElement(c, i));
+}
+
+static int is_string(LLVMValueRef gv, const char *s) {
+  LLVMValueRef init = gv && LLVMIsAGlobalVariable(gv) ? LLVMGetInitializer(gv)
+                                                      : NULL;
+  size_t len;
+  const char *str = init && LLVMIsAConstantDataSequential(init)
+                        ? LLVMGetAsString(init, &len)
+                        : NULL;
+  return str && !strncmp(str, s, len) && strlen(s) <= len;
+}
+
+void zy_activity_scan_module(LLVMModuleRef m) {
+  marked_fns.len = marked_globals.len = 0;
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
+    const char *name = LLVMGetValueName(g);
+    if (!strncmp(name, "__enzyme_inactivefn", 19) ||
+        !strncmp(name, "__enzyme_inactive_global", 24)) {
+      mark_all(LLVMGetInitializer(g));
+    } else if (!strcmp(name, "llvm.global.annotations")) {
+      LLVMValueRef arr = LLVMGetInitializer(g);
+      unsigned n = arr ? LLVMGetArrayLength(LLVMTypeOf(arr)) : 0;
+      for (unsigned i = 0; i < n; i++) {
+        LLVMValueRef e = LLVMGetAggregateElement(arr, i);
+        if (e && is_string(strip_casts(LLVMGetAggregateElement(e, 1)),
+                           "enzyme_inactive"))
+          mark(LLVMGetAggregateElement(e, 0));
+      }
+    }
+  }
+}
+
+int zy_activity_inactive_global(LLVMValueRef gv) {
+  return zy_vec_contains(&marked_globals, gv);
+}
+
 int zy_activity_inactive_function(LLVMValueRef fn) {
   static const char *const names[] = {
-      "printf", "fprintf", "puts",    "putchar", "lround",  "lroundf",
-      "lroundl", "llround", "llroundf", "llroundl", "lrint", "lrintf",
-      "lrintl", "llrint",  "llrintf", "llrintl", "ilogb",   "ilogbf",
-      "ilogbl",
+      "printf",  "fprintf", "puts",     "putchar",  "fputs",  "fputc",
+      "fflush",  "time",    "clock",    "rand",     "srand",  "random",
+      "srandom", "drand48", "srand48",  "lround",   "lroundf", "lroundl",
+      "llround", "llroundf", "llroundl", "lrint",   "lrintf", "lrintl",
+      "llrint",  "llrintf", "llrintl",  "ilogb",    "ilogbf", "ilogbl",
   };
-  if (!fn || !LLVMIsAFunction(fn) || !LLVMIsDeclaration(fn))
+  if (!fn || !LLVMIsAFunction(fn))
+    return 0;
+  if (zy_vec_contains(&marked_fns, fn) ||
+      LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                                    "enzyme_inactive", 15))
+    return 1;
+  if (!LLVMIsDeclaration(fn))
     return 0;
   const char *name = LLVMGetValueName(fn);
   for (size_t i = 0; i < sizeof names / sizeof *names; i++)
@@ -140,7 +213,8 @@ static void compute_shadowed(ZyActivity *a, LLVMValueRef fn,
  * may read derivatives from that memory and write some to it. */
 static int reads_shadowed(ZyActivity *a, LLVMValueRef i) {
   LLVMValueRef f = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
-  if (!f || !LLVMIsAFunction(f) || LLVMIsDeclaration(f))
+  if (!f || !LLVMIsAFunction(f) || LLVMIsDeclaration(f) ||
+      zy_activity_inactive_function(f))
     return 0;
   for (unsigned k = 0; k < LLVMGetNumArgOperands(i); k++)
     if (zy_map_has(&a->shadowed, LLVMGetOperand(i, k)))
@@ -174,6 +248,9 @@ static void compute_varied(ZyActivity *a, LLVMValueRef fn,
           }
           continue;
         }
+        if (LLVMIsACallInst(i) &&
+            zy_activity_inactive_function(LLVMGetCalledValue(i)))
+          continue;
         if (reads_shadowed(a, i)) {
           zy_map_put(&a->varied, i, YES);
           changed = 1;

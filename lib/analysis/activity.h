@@ -40,10 +40,22 @@ ZyAlloc zy_activity_allocation(LLVMValueRef call);
 /* The call frees its pointer argument 0 (free, operator delete). */
 int zy_activity_deallocation(LLVMValueRef call);
 
-/* Whether `fn` is a library function known not to propagate derivatives
- * nor to write memory a derivative could flow through (printing,
- * float-to-integer rounding). */
+/* Whether `fn` propagates no derivatives and writes no memory a
+ * derivative could flow through: library functions known to be so
+ * (printing, time, random numbers, float-to-integer rounding), and
+ * functions the user marked inactive (see zy_activity_scan_module). */
 int zy_activity_inactive_function(LLVMValueRef fn);
+
+/* Whether the user marked global `gv` inactive: its memory carries no
+ * derivatives, and active values stored there are dropped on purpose. */
+int zy_activity_inactive_global(LLVMValueRef gv);
+
+/* Reads the user's inactivity marks of module `m`, as Enzyme does: the
+ * function attribute "enzyme_inactive", __attribute__((annotate(
+ * "enzyme_inactive"))) on functions and globals, and globals named
+ * __enzyme_inactivefn* / __enzyme_inactive_global* initialised with
+ * (arrays of) pointers to functions / globals. */
+void zy_activity_scan_module(LLVMModuleRef m);
 
 /* Whether values of type `t` can carry a derivative: floating point
  * scalars, vectors of them, and aggregates with such a member. */

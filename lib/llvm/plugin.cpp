@@ -24,6 +24,10 @@ static cl::opt<bool> NoPreopt(
 static cl::opt<bool> NoPostopt(
     "zymase-no-postopt", cl::init(false),
     cl::desc("Do not optimize generated gradients (for IR tests)"));
+static cl::opt<bool> LooseTypes(
+    "zymase-loose-types", cl::init(false),
+    cl::desc("Where type analysis cannot tell what memory holds, assume "
+             "double"));
 static cl::opt<bool>
     VerifySteps("zymase-verify", cl::init(false),
                 cl::desc("Run the verifier after each step of the pass"));
@@ -32,6 +36,7 @@ extern "C" int zy_opt_print_gradient(void) { return PrintGradient; }
 extern "C" int zy_opt_preopt(void) { return !NoPreopt; }
 extern "C" int zy_opt_postopt(void) { return !NoPostopt; }
 extern "C" int zy_opt_verify_steps(void) { return VerifySteps; }
+extern "C" int zy_opt_loose_types(void) { return LooseTypes; }
 
 namespace {
 
