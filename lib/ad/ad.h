@@ -29,6 +29,7 @@ typedef struct ZyModule {
   LLVMModuleRef mod;
   LLVMContextRef ctx;
   ZyVec grads; /* ZyGradEntry*: generated gradients, for reuse */
+  ZyMap global_shadows; /* mutable global -> its shadow global */
 } ZyModule;
 
 /* A gradient function.  Its parameters are the primal's, then the shadows
@@ -140,6 +141,10 @@ void zy_accumulate(ZyGen *g, LLVMValueRef ptr, LLVMValueRef delta,
  * is right after it), creates the shadow of what `i` defines or writes
  * (shadow pointers, shadow allocations, pointer stores).  0 or -1. */
 int zy_shadow_forward(ZyGen *g, LLVMValueRef i);
+
+/* The shadow of primal pointer `p` in the forward sweep (constants:
+ * shadow globals; null: null). */
+LLVMValueRef zy_shadow_forward_of(ZyGen *g, LLVMValueRef p);
 
 /* Adds the incoming values of the shadows of primal phis `phis`. */
 int zy_shadow_phis(ZyGen *g, ZyVec *phis);

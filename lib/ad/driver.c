@@ -69,5 +69,6 @@ int zy_run_on_module(LLVMModuleRef m) {
   for (size_t i = 0; i < zm.grads.len; i++)
     free(zm.grads.data[i]);
   zy_vec_free(&zm.grads);
+  zy_map_free(&zm.global_shadows);
   return changed;
 }

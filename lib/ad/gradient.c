@@ -220,6 +220,41 @@ static int call_takes_shadowed(LLVMValueRef call) {
          zy_activity_inactive_function(callee);
 }
 
+/* Whether integer `v` is (bits of) a value loaded from shadowed memory,
+ * through integer operations. */
+static int int_from_shadowed_memory(ZyGen *g, LLVMValueRef v, int depth) {
+  if (depth > 16 || !LLVMIsAInstruction(v))
+    return 0;
+  switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMLoad:
+    return zy_activity_shadowed(g->act, LLVMGetOperand(v, 0));
+  case LLVMTrunc:
+  case LLVMZExt:
+  case LLVMSExt:
+  case LLVMLShr:
+  case LLVMAShr:
+  case LLVMShl:
+  case LLVMAnd:
+  case LLVMOr:
+  case LLVMXor:
+  case LLVMBitCast:
+  case LLVMExtractElement:
+  case LLVMFreeze:
+    for (int k = 0; k < LLVMGetNumOperands(v) && k < 2; k++)
+      if (int_from_shadowed_memory(g, LLVMGetOperand(v, k), depth + 1))
+        return 1;
+    return 0;
+  case LLVMPHI:
+  case LLVMSelect:
+    for (int k = 0; k < LLVMGetNumOperands(v); k++)
+      if (int_from_shadowed_memory(g, LLVMGetOperand(v, k), depth + 1))
+        return 1;
+    return 0;
+  default:
+    return 0;
+  }
+}
+
 /* Step 4b: memory operations on shadowed pointers that the sweeps know
  * how to mirror on the shadows. */
 static int check_memory(ZyGen *g) {
@@ -243,7 +278,8 @@ static int check_memory(ZyGen *g) {
           return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
                               "a pointer without a shadow is stored to "
                               "memory that has one");
-        if (zy_ty_is_float(zy_types_memory(g->types, p, 0)))
+        if (zy_ty_is_float(zy_types_memory(g->types, p, 0)) &&
+            !LLVMIsAConstant(v))
           return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
                               "floating-point data is stored as an integer; "
                               "copying floats through integers is not "
@@ -275,6 +311,14 @@ static int check_memory(ZyGen *g) {
                 "flows through its memory",
                 "calls that receive pointers to memory with a shadow are "
                 "not supported yet");
+      } else if (op == LLVMBitCast && int_from_shadowed_memory(
+                                          g, LLVMGetOperand(i, 0), 0) &&
+                 zy_type_differentiable(LLVMTypeOf(i))) {
+        return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                            "floating-point data moves through integers "
+                            "(an integer load of memory with a shadow, "
+                            "reinterpreted as a float); this is not "
+                            "supported yet");
       } else if (op == LLVMIntToPtr || op == LLVMAtomicRMW ||
                  op == LLVMAtomicCmpXchg) {
         for (LLVMBasicBlockRef b2 = LLVMGetFirstBasicBlock(g->primal); b2;

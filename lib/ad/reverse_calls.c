@@ -137,9 +137,7 @@ static LLVMValueRef forward_value(ZyGen *g, LLVMValueRef v) {
 }
 
 static LLVMValueRef forward_shadow(ZyGen *g, LLVMValueRef p) {
-  if (LLVMIsAConstantPointerNull(p))
-    return p;
-  return zy_map_get(&g->shadow, p);
+  return zy_shadow_forward_of(g, p);
 }
 
 int zy_forward_split_call(ZyGen *g, LLVMValueRef call) {

@@ -9,6 +9,7 @@
 #include <llvm-c/Target.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *callee_name(LLVMValueRef i) {
@@ -25,16 +26,36 @@ static int is_memset(LLVMValueRef i) {
   return !strncmp(callee_name(i), "llvm.memset", 11);
 }
 
+/* Whether the allocation `call` is freed in this function.  Otherwise it
+ * escapes (returned, or stored for the caller), and so does its shadow:
+ * the gradient leaves both to the caller. */
+static int freed_here(LLVMValueRef call) {
+  for (LLVMUseRef u = LLVMGetFirstUse(call); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsACallInst(user) && zy_activity_deallocation(user) &&
+        LLVMGetOperand(user, 0) == call)
+      return 1;
+  }
+  return 0;
+}
+
 int zy_reverse_memory_needed(ZyGen *g, LLVMValueRef i) {
   switch (LLVMGetInstructionOpcode(i)) {
-  case LLVMStore:
+  case LLVMStore: {
+    /* Floats, and integer constants (memset of a few bytes becomes
+     * `store i64 0`): the overwritten adjoint is cleared. */
+    LLVMValueRef v = LLVMGetOperand(i, 0);
     return zy_activity_shadowed(g->act, LLVMGetOperand(i, 1)) &&
-           zy_type_differentiable(LLVMTypeOf(LLVMGetOperand(i, 0)));
+           (zy_type_differentiable(LLVMTypeOf(v)) ||
+            (LLVMIsAConstantInt(v) &&
+             zy_ty_is_float(zy_types_memory(g->types, LLVMGetOperand(i, 1),
+                                            0))));
+  }
   case LLVMCall:
     if (is_memcpy(i) || is_memset(i))
       return zy_activity_shadowed(g->act, LLVMGetOperand(i, 0));
     return zy_activity_shadowed(g->act, i) &&
-           zy_activity_allocation(i) != ZY_ALLOC_NONE;
+           zy_activity_allocation(i) != ZY_ALLOC_NONE && freed_here(i);
   default:
     return 0;
   }
@@ -67,16 +88,10 @@ static LLVMValueRef byte_gep(ZyGen *g, LLVMValueRef p, LLVMValueRef off) {
                        "");
 }
 
-/* *to += *from; *from = 0, for one element of type t. */
-static void move_adjoint(ZyGen *g, LLVMTypeRef t, LLVMValueRef from,
-                         LLVMValueRef to) {
-  LLVMValueRef d = LLVMBuildLoad2(g->b, t, from, "");
-  LLVMBuildStore(g->b, LLVMConstNull(t), from);
-  zy_accumulate(g, to, d, ZY_ACC_PLAIN);
-}
-
 /* The helper that moves `n` bytes of adjoints of type t from `from` to
- * `to` (a loop; emitted once per type into the module). */
+ * `to` through a temporary, so overlapping ranges (memmove) are right:
+ *   tmp = from[0..n); from[0..n) = 0; to[k] += tmp[k]
+ * Emitted once per type into the module. */
 static LLVMValueRef move_helper(ZyGen *g, LLVMTypeRef t) {
   char *tn = LLVMPrintTypeToString(t), name[96];
   snprintf(name, sizeof name, "__zymase_move_adjoints.%s", tn);
@@ -98,24 +113,38 @@ static LLVMValueRef move_helper(ZyGen *g, LLVMTypeRef t) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
   LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
   LLVMValueRef size = LLVMConstInt(i64t, LLVMABISizeOfType(td, t), 0);
+  LLVMValueRef from = LLVMGetParam(fn, 0), to = LLVMGetParam(fn, 1);
+  LLVMValueRef bytes = LLVMGetParam(fn, 2);
   LLVMPositionBuilderAtEnd(b, entry);
-  LLVMValueRef count = LLVMBuildUDiv(b, LLVMGetParam(fn, 2), size, "count");
+  LLVMTypeRef mty = LLVMFunctionType(ptr, &i64t, 1, 0);
+  LLVMValueRef mal = LLVMGetNamedFunction(m, "malloc");
+  if (!mal)
+    mal = LLVMAddFunction(m, "malloc", mty);
+  LLVMValueRef tmp = LLVMBuildCall2(b, mty, mal, &bytes, 1, "tmp");
+  LLVMBuildMemCpy(b, tmp, 1, from, 1, bytes);
+  LLVMBuildMemSet(b, from, LLVMConstInt(LLVMInt8TypeInContext(c), 0, 0),
+                  bytes, 1);
+  LLVMValueRef count = LLVMBuildUDiv(b, bytes, size, "count");
   LLVMValueRef zero = LLVMConstInt(i64t, 0, 0);
   LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, count, zero, ""), done, loop);
   LLVMPositionBuilderAtEnd(b, loop);
   LLVMValueRef k = LLVMBuildPhi(b, i64t, "k");
-  LLVMValueRef from = LLVMBuildGEP2(b, t, LLVMGetParam(fn, 0), &k, 1, "");
-  LLVMValueRef to = LLVMBuildGEP2(b, t, LLVMGetParam(fn, 1), &k, 1, "");
-  LLVMValueRef d = LLVMBuildLoad2(b, t, from, "");
-  LLVMBuildStore(b, LLVMConstNull(t), from);
-  LLVMValueRef sum = LLVMBuildFAdd(b, LLVMBuildLoad2(b, t, to, ""), d, "");
-  LLVMBuildStore(b, sum, to);
+  LLVMValueRef src = LLVMBuildGEP2(b, t, tmp, &k, 1, "");
+  LLVMValueRef dst = LLVMBuildGEP2(b, t, to, &k, 1, "");
+  LLVMValueRef sum = LLVMBuildFAdd(b, LLVMBuildLoad2(b, t, dst, ""),
+                                   LLVMBuildLoad2(b, t, src, ""), "");
+  LLVMBuildStore(b, sum, dst);
   LLVMValueRef k1 = LLVMBuildAdd(b, k, LLVMConstInt(i64t, 1, 0), "");
   LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, k1, count, ""), done, loop);
   LLVMValueRef kin[2] = {zero, k1};
   LLVMBasicBlockRef kfrom[2] = {entry, loop};
   LLVMAddIncoming(k, kin, kfrom, 2);
   LLVMPositionBuilderAtEnd(b, done);
+  LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(c), &ptr, 1, 0);
+  LLVMValueRef fr = LLVMGetNamedFunction(m, "free");
+  if (!fr)
+    fr = LLVMAddFunction(m, "free", fty);
+  LLVMBuildCall2(b, fty, fr, &tmp, 1, "");
   LLVMBuildRetVoid(b);
   LLVMDisposeBuilder(b);
   return fn;
@@ -132,6 +161,58 @@ static ZyTy type_at(ZyGen *g, LLVMValueRef d, LLVMValueRef s, long long off) {
   return t;
 }
 
+/* Lays out `bytes` copied bytes: kinds[off] is the float type starting at
+ * `off` (ZY_TY_UNKNOWN elsewhere).  Every byte must be accounted for: a
+ * float, a pointer, part of an integer (up to the next known byte, 8 at
+ * most), or padding: a gap shorter than the naturally aligned element
+ * after it, or at the end shorter than the largest element.  Returns 0,
+ * or -1 when some bytes are of unknown type. */
+static int copy_layout(ZyGen *g, LLVMValueRef d, LLVMValueRef s,
+                       long long bytes, ZyTy *kinds) {
+  long long covered = 0, gap = -1, widest = 0;
+  for (long long off = 0; off < bytes;) {
+    ZyTy t = type_at(g, d, s, off);
+    kinds[off] = ZY_TY_UNKNOWN;
+    long long size = zy_ty_is_float(t) || t == ZY_TY_PTR ? zy_ty_size(t) : 0;
+    if (t == ZY_TY_INT) {
+      size = 1;
+      while (off + size < bytes && size < 8 &&
+             type_at(g, d, s, off + size) == ZY_TY_UNKNOWN)
+        size++;
+    }
+    if (!size) { /* unknown: padding if what follows says so */
+      if (off >= covered && gap < 0)
+        gap = off;
+      off++;
+      continue;
+    }
+    if (gap >= 0 && (gap == 0 || off - gap >= size || off % size))
+      return -1;
+    gap = -1;
+    if (zy_ty_is_float(t))
+      kinds[off] = t;
+    widest = size > widest ? size : widest;
+    covered = off + size;
+    off = covered;
+  }
+  return gap >= 0 && (gap == 0 || bytes - gap >= widest) ? -1 : 0;
+}
+
+/* The one type every fact about `ptr`'s memory in [0, n) agrees on
+ * (ZY_TY_UNKNOWN: no fact, ZY_TY_ANYTHING: they disagree). */
+static ZyTy uniform_type(ZyGen *g, LLVMValueRef ptr, long long n) {
+  const ZyTT *t = zy_types_of(g->types, ptr);
+  ZyTy r = ZY_TY_UNKNOWN;
+  for (size_t k = 0; t && k < t->n; k++) {
+    const ZyTTEntry *e = &t->e[k];
+    if (e->len != 2 || (e->path[0] != -1 && e->path[0] != 0) ||
+        (e->path[1] >= n && e->path[1] != -1))
+      continue;
+    r = r == ZY_TY_UNKNOWN || r == e->ty ? e->ty : ZY_TY_ANYTHING;
+  }
+  return r;
+}
+
 static int reverse_memcpy(ZyGen *g, LLVMValueRef call) {
   LLVMValueRef d = LLVMGetOperand(call, 0), s = LLVMGetOperand(call, 1);
   LLVMValueRef n = LLVMGetOperand(call, 2);
@@ -144,24 +225,39 @@ static int reverse_memcpy(ZyGen *g, LLVMValueRef call) {
     return 0;
   }
   LLVMValueRef ss = zy_shadow_lookup(g, s);
-  if (LLVMIsAConstantInt(n) && LLVMConstIntGetSExtValue(n) <= 256) {
-    long long bytes = LLVMConstIntGetSExtValue(n), known = 0;
-    for (long long off = 0; off < bytes;) {
-      ZyTy t = type_at(g, d, s, off);
-      known |= t != ZY_TY_UNKNOWN;
-      if (!zy_ty_is_float(t)) {
-        off += t == ZY_TY_PTR ? 8 : 1;
-        continue;
-      }
-      LLVMTypeRef lt = llvm_type(g, t);
-      move_adjoint(g, lt, byte_gep(g, sd, i64(g, off)),
-                   byte_gep(g, ss, i64(g, off)));
-      off += zy_ty_size(t);
+  long long bytes = LLVMIsAConstantInt(n) ? LLVMConstIntGetSExtValue(n) : -1;
+  if (bytes >= 0 && bytes <= 4096) {
+    ZyTy *kinds = calloc(bytes + 1, sizeof *kinds);
+    int err = copy_layout(g, d, s, bytes, kinds);
+    if (!err) {
+      /* Take every adjoint first, then add: the ranges may overlap. */
+      LLVMValueRef *vals = calloc(bytes + 1, sizeof *vals);
+      for (long long off = 0; off < bytes; off++)
+        if (kinds[off] != ZY_TY_UNKNOWN) {
+          LLVMTypeRef lt = llvm_type(g, kinds[off]);
+          LLVMValueRef from = byte_gep(g, sd, i64(g, off));
+          vals[off] = LLVMBuildLoad2(g->b, lt, from, "");
+          LLVMBuildStore(g->b, LLVMConstNull(lt), from);
+        }
+      for (long long off = 0; off < bytes; off++)
+        if (vals[off])
+          zy_accumulate(g, byte_gep(g, ss, i64(g, off)), vals[off],
+                        ZY_ACC_PLAIN);
+      free(vals);
     }
-    if (known)
+    free(kinds);
+    if (!err)
       return 0;
   } else {
-    ZyTy t = type_at(g, d, s, 0);
+    long long lim = bytes >= 0 ? bytes : (1LL << 62);
+    ZyTy t = uniform_type(g, d, lim);
+    ZyTy ts = uniform_type(g, s, lim);
+    if (t == ZY_TY_UNKNOWN || t == ts)
+      t = ts != ZY_TY_UNKNOWN ? ts : t;
+    else if (ts != ZY_TY_UNKNOWN)
+      t = ZY_TY_ANYTHING;
+    if (t == ZY_TY_UNKNOWN && zy_opt_loose_types())
+      t = ZY_TY_DOUBLE;
     if (zy_ty_is_float(t)) {
       LLVMValueRef fn = move_helper(g, llvm_type(g, t));
       LLVMValueRef args[3] = {sd, ss, zy_lookup(g, n)};
@@ -184,6 +280,10 @@ static int reverse_store(ZyGen *g, LLVMValueRef st) {
   LLVMValueRef v = LLVMGetOperand(st, 0), p = LLVMGetOperand(st, 1);
   LLVMTypeRef t = LLVMTypeOf(v);
   LLVMValueRef sp = zy_shadow_lookup(g, p);
+  if (!zy_type_differentiable(t)) { /* a constant over floats */
+    LLVMBuildStore(g->b, LLVMConstNull(t), sp);
+    return 0;
+  }
   LLVMValueRef d = LLVMBuildLoad2(g->b, t, sp, "");
   LLVMBuildStore(g->b, LLVMConstNull(t), sp);
   zy_add_adjoint(g, v, d);

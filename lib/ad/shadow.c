@@ -15,10 +15,65 @@ static int is_null(LLVMValueRef v) {
   return LLVMIsAConstantPointerNull(v) || LLVMIsUndef(v) || LLVMIsPoison(v);
 }
 
+/* The shadow of a mutable global: the one the user supplied in a
+ * __enzyme_shadow_global* array of { &global, &shadow } pairs, else a
+ * zero-initialised internal global made once per module. */
+static LLVMValueRef global_shadow(ZyGen *g, LLVMValueRef gv) {
+  LLVMValueRef s = zy_map_get(&g->zm->global_shadows, gv);
+  if (s)
+    return s;
+  for (LLVMValueRef p = LLVMGetFirstGlobal(g->zm->mod); p && !s;
+       p = LLVMGetNextGlobal(p)) {
+    LLVMValueRef init = LLVMGetInitializer(p);
+    if (strncmp(LLVMGetValueName(p), "__enzyme_shadow_global", 22) || !init ||
+        LLVMGetTypeKind(LLVMTypeOf(init)) != LLVMArrayTypeKind)
+      continue;
+    unsigned n = LLVMGetArrayLength(LLVMTypeOf(init));
+    for (unsigned k = 0; k + 1 < n; k += 2)
+      if (LLVMGetAggregateElement(init, k) == gv)
+        s = LLVMGetAggregateElement(init, k + 1);
+  }
+  if (!s) {
+    char name[256];
+    snprintf(name, sizeof name, "%s.zymase_shadow", LLVMGetValueName(gv));
+    LLVMTypeRef t = LLVMGlobalGetValueType(gv);
+    s = LLVMAddGlobal(g->zm->mod, t, name);
+    LLVMSetInitializer(s, LLVMConstNull(t));
+    LLVMSetLinkage(s, LLVMInternalLinkage);
+    LLVMSetAlignment(s, LLVMGetAlignment(gv));
+  }
+  zy_map_put(&g->zm->global_shadows, gv, s);
+  return s;
+}
+
+/* The shadow of a constant pointer: a global, or a GEP or cast of one. */
+static LLVMValueRef constant_shadow(ZyGen *g, LLVMValueRef c) {
+  if (LLVMIsAGlobalVariable(c))
+    return global_shadow(g, c);
+  if (!LLVMIsAConstantExpr(c))
+    return NULL;
+  LLVMValueRef base = constant_shadow(g, LLVMGetOperand(c, 0));
+  if (!base)
+    return NULL;
+  if (LLVMGetConstOpcode(c) != LLVMGetElementPtr)
+    return base; /* casts: pointers are opaque */
+  LLVMValueRef idx[16];
+  unsigned n = LLVMGetNumOperands(c) - 1;
+  if (n > 16)
+    return NULL;
+  for (unsigned k = 0; k < n; k++)
+    idx[k] = LLVMGetOperand(c, k + 1);
+  LLVMTypeRef t = LLVMGetGEPSourceElementType(c);
+  return LLVMIsInBounds(c) ? LLVMConstInBoundsGEP2(t, base, idx, n)
+                           : LLVMConstGEP2(t, base, idx, n);
+}
+
 /* The forward shadow of primal pointer `p` (null for null). */
 static LLVMValueRef shadow_of(ZyGen *g, LLVMValueRef p) {
   if (is_null(p))
     return LLVMConstPointerNull(LLVMTypeOf(p));
+  if (LLVMIsAConstant(p))
+    return constant_shadow(g, p);
   return zy_map_get(&g->shadow, p);
 }
 
@@ -132,7 +187,15 @@ int zy_shadow_forward(ZyGen *g, LLVMValueRef i) {
   LLVMValueRef s = NULL;
   switch (op) {
   case LLVMAlloca:
+    s = shadow_allocation(g, i, c, name);
+    break;
   case LLVMCall:
+    if (zy_activity_allocation(i) == ZY_ALLOC_NONE)
+      return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                          "return the data through a pointer argument "
+                          "instead",
+                          "calls returning pointers that may reach memory "
+                          "with derivatives are not supported yet");
     s = shadow_allocation(g, i, c, name);
     break;
   case LLVMGetElementPtr:
@@ -193,11 +256,15 @@ int zy_shadow_phis(ZyGen *g, ZyVec *phis) {
 }
 
 LLVMValueRef zy_shadow_lookup(ZyGen *g, LLVMValueRef p) {
-  if (is_null(p))
-    return LLVMConstPointerNull(LLVMTypeOf(p));
+  if (is_null(p) || LLVMIsAConstant(p))
+    return shadow_of(g, p);
   LLVMValueRef s = zy_map_get(&g->shadow, p);
   ZY_ASSERT(s);
   if (LLVMIsAArgument(p))
     return s;
   return zy_reload(g, s, LLVMGetInstructionParent(p));
+}
+
+LLVMValueRef zy_shadow_forward_of(ZyGen *g, LLVMValueRef p) {
+  return shadow_of(g, p);
 }

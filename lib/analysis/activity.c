@@ -168,8 +168,22 @@ static int derives_shadow(ZyActivity *a, LLVMValueRef i) {
   switch (LLVMGetInstructionOpcode(i)) {
   case LLVMAlloca:
     return 1;
-  case LLVMCall:
-    return zy_activity_allocation(i) != ZY_ALLOC_NONE;
+  case LLVMCall: {
+    /* Allocations; and pointers returned by functions with a body, or by
+     * external ones given shadowed pointers: they may point to memory
+     * with derivatives. */
+    LLVMValueRef f = LLVMGetCalledValue(i);
+    if (zy_activity_allocation(i) != ZY_ALLOC_NONE)
+      return 1;
+    if (!f || !LLVMIsAFunction(f) || zy_activity_inactive_function(f))
+      return 0;
+    if (!LLVMIsDeclaration(f))
+      return 1;
+    for (unsigned k = 0; k < LLVMGetNumArgOperands(i); k++)
+      if (zy_map_has(&a->shadowed, LLVMGetOperand(i, k)))
+        return 1;
+    return 0;
+  }
   case LLVMGetElementPtr:
   case LLVMBitCast:
   case LLVMAddrSpaceCast:
@@ -189,12 +203,35 @@ static int derives_shadow(ZyActivity *a, LLVMValueRef i) {
   }
 }
 
+/* A mutable global, or a constant GEP/cast of one, whose memory may carry
+ * derivatives (globals marked inactive and constant ones do not). */
+static int shadowed_global(LLVMValueRef v) {
+  while (v && LLVMIsAConstantExpr(v) && LLVMGetNumOperands(v) > 0 &&
+         (LLVMGetConstOpcode(v) == LLVMGetElementPtr ||
+          LLVMGetConstOpcode(v) == LLVMBitCast ||
+          LLVMGetConstOpcode(v) == LLVMAddrSpaceCast))
+    v = LLVMGetOperand(v, 0);
+  return v && LLVMIsAGlobalVariable(v) && !LLVMIsGlobalConstant(v) &&
+         !zy_activity_inactive_global(v) &&
+         strncmp(LLVMGetValueName(v), "llvm.", 5) &&
+         strncmp(LLVMGetValueName(v), "__enzyme_", 9);
+}
+
 static void compute_shadowed(ZyActivity *a, LLVMValueRef fn,
                              unsigned long long dup_args) {
   unsigned n = LLVMCountParams(fn);
   for (unsigned i = 0; i < n && i < 64; i++)
     if (dup_args >> i & 1)
       zy_map_put(&a->shadowed, LLVMGetParam(fn, i), YES);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i))
+      for (int k = 0; k < LLVMGetNumOperands(i); k++) {
+        LLVMValueRef op = LLVMGetOperand(i, k);
+        if (op && is_ptr(op) && shadowed_global(op))
+          zy_map_put(&a->shadowed, op, YES);
+      }
   for (int changed = 1; changed;) {
     changed = 0;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
@@ -386,6 +423,7 @@ void zy_print_activity(LLVMValueRef fn, char **out) {
       dups |= 1ull << i;
   }
   LLVMTypeRef ret = LLVMGetReturnType(LLVMGlobalGetValueType(fn));
+  zy_activity_scan_module(LLVMGetGlobalParent(fn));
   ZyActivity *a =
       zy_activity_compute(fn, mask, dups, zy_type_differentiable(ret));
 

@@ -244,6 +244,66 @@ static int member(ZyTypes *T, LLVMValueRef agg, LLVMValueRef part,
 
 static void add_function(ZyTypes *T, LLVMValueRef fn);
 
+/* The type a TBAA access tag names: !{base, !{!"double", ...}, offset}. */
+static ZyTy tbaa_type(LLVMValueRef tag) {
+  if (!tag || LLVMGetMDNodeNumOperands(tag) < 2)
+    return ZY_TY_UNKNOWN;
+  LLVMValueRef ops[8], access, name[4];
+  unsigned n = LLVMGetMDNodeNumOperands(tag);
+  if (n > 8)
+    return ZY_TY_UNKNOWN;
+  LLVMGetMDNodeOperands(tag, ops);
+  access = ops[1];
+  if (!access || LLVMGetMDNodeNumOperands(access) < 1 ||
+      LLVMGetMDNodeNumOperands(access) > 4)
+    return ZY_TY_UNKNOWN;
+  LLVMGetMDNodeOperands(access, name);
+  unsigned len = 0;
+  const char *s = name[0] ? LLVMGetMDString(name[0], &len) : NULL;
+  if (!s)
+    return ZY_TY_UNKNOWN;
+  static const struct {
+    const char *name;
+    ZyTy ty;
+  } names[] = {
+      {"double", ZY_TY_DOUBLE},   {"float", ZY_TY_FLOAT},
+      {"long double", ZY_TY_FP80}, {"any pointer", ZY_TY_PTR},
+      {"int", ZY_TY_INT},         {"long", ZY_TY_INT},
+      {"long long", ZY_TY_INT},   {"short", ZY_TY_INT},
+      {"bool", ZY_TY_INT},        {"_Bool", ZY_TY_INT},
+  };
+  for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+    if (strlen(names[k].name) == len && !strncmp(s, names[k].name, len))
+      return names[k].ty;
+  if (len > 2 && s[0] == 'p' && s[1] >= '1' && s[1] <= '9')
+    return ZY_TY_PTR; /* "p1 double", "p2 _ZTS1S": pointers */
+  return ZY_TY_UNKNOWN;
+}
+
+/* clang describes the fields a struct copy moves in !tbaa.struct:
+ * (offset, size, access tag) triples.  Both sides hold those types. */
+static int tbaa_struct(ZyTypes *T, LLVMValueRef call, LLVMValueRef dst,
+                       LLVMValueRef src) {
+  unsigned kind = LLVMGetMDKindIDInContext(LLVMGetModuleContext(T->mod),
+                                           "tbaa.struct", 11);
+  LLVMValueRef md = LLVMGetMetadata(call, kind);
+  unsigned n = md ? LLVMGetMDNodeNumOperands(md) : 0;
+  if (!n || n > 96 || n % 3)
+    return 0;
+  LLVMValueRef ops[96];
+  LLVMGetMDNodeOperands(md, ops);
+  int c = 0;
+  for (unsigned k = 0; k + 2 < n; k += 3) {
+    ZyTy ty = tbaa_type(ops[k + 2]);
+    if (!ops[k] || !LLVMIsAConstantInt(ops[k]) || ty == ZY_TY_UNKNOWN)
+      continue;
+    long long path[2] = {-1, LLVMConstIntGetSExtValue(ops[k])};
+    c |= zy_tt_insert(tree(T, dst), path, 2, ty);
+    c |= zy_tt_insert(tree(T, src), path, 2, ty);
+  }
+  return c;
+}
+
 static int rule_call(ZyTypes *T, LLVMValueRef call) {
   LLVMValueRef callee = LLVMGetCalledValue(call);
   if (!callee || !LLVMIsAFunction(callee))
@@ -257,6 +317,7 @@ static int rule_call(ZyTypes *T, LLVMValueRef call) {
     long long len = LLVMIsAConstantInt(n) ? LLVMConstIntGetSExtValue(n) : -1;
     c |= moved(T, src, dst, 0, 0, len);
     c |= moved(T, dst, src, 0, 0, len);
+    c |= tbaa_struct(T, call, dst, src);
     return c | mark_int(T, LLVMGetOperand(call, 2));
   }
   if (LLVMIsDeclaration(callee))

@@ -1,6 +1,7 @@
 // Regression (found by tools/fuzz): a switch whose case values 0 and 1 jump
 // to the same block gives that block a duplicated predecessor edge; the
 // gradient must still be valid IR (-zymase-verify) and correct.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // RUN: %clang -O0 -Xclang -load -Xclang %plugin -mllvm -zymase-verify %s -lm -o %t0 2>%t0.err && %t0
 // RUN: %not grep "invalid IR" %t0.err
 // RUN: %clang -O2 -Xclang -load -Xclang %plugin -mllvm -zymase-verify %s -lm -o %t2 2>%t2.err && %t2
