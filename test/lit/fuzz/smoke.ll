@@ -1,0 +1,16 @@
+; fuzz/smoke.ll - fuzzer smoke test: 20 fixed random C functions
+; (tools/fuzz/gen-c.py), each differentiated at -O0 and -O2, with and without
+; -fno-math-errno: no crash, hang, invalid IR, wrong gradient or invalid
+; generated C.  The last run scales the gradients by 1.01 to show that the
+; checks catch such an error.
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+; RUN: python3 %S/../../../tools/fuzz/run-fuzz --seed 1 --count 10 --opt 0,2 \
+; RUN:   --clang-cmd '%clang' --out %t | %FileCheck %s
+; RUN: python3 %S/../../../tools/fuzz/run-fuzz --seed 11 --count 10 --opt 0,2 \
+; RUN:   --cflags=-fno-math-errno --clang-cmd '%clang' --out %t | %FileCheck %s
+; RUN: %not python3 %S/../../../tools/fuzz/run-fuzz --seed 1 --count 5 --opt 2 \
+; RUN:   --perturb 0.01 --clang-cmd '%clang' --out %t | %FileCheck %s --check-prefix=PERTURB
+; CHECK: zyfuzz: 20 runs
+; CHECK: derivatives: {{[1-9][0-9]*}} checked
+; CHECK: failures: 0 crash, 0 hang, 0 invalid-ir, 0 wrong, 0 gen-error
+; PERTURB: failures: 0 crash, 0 hang, 0 invalid-ir, {{[1-9]}} wrong, 0 gen-error
