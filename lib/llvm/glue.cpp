@@ -15,6 +15,7 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/CallPromotionUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
 #include <numeric>
@@ -113,6 +114,19 @@ extern "C" int zy_llvm_gep_offset(LLVMModuleRef m, LLVMValueRef gep,
     S = std::gcd(S, KV.second.abs().getZExtValue());
   *constant = Const.getSExtValue();
   *stride = (long long)S;
+  return 1;
+}
+
+extern "C" int zy_llvm_promote_call(LLVMValueRef call, LLVMValueRef fn,
+                                    int conditional) {
+  auto *CB = cast<CallBase>(unwrap(call));
+  auto *F = unwrap<Function>(fn);
+  if (!isLegalToPromote(*CB, F))
+    return 0;
+  if (conditional)
+    promoteCallWithIfThenElse(*CB, F);
+  else
+    promoteCall(*CB, F);
   return 1;
 }
 

@@ -46,6 +46,12 @@ LLVMBasicBlockRef zy_llvm_find_cycle(LLVMValueRef fn);
 int zy_llvm_gep_offset(LLVMModuleRef m, LLVMValueRef gep, long long *constant,
                        long long *stride);
 
+/* Turns indirect call `call` into a call of `fn`: guarded by a test of
+ * the callee (the indirect call stays on the other path) when
+ * `conditional`, unconditionally otherwise.  Returns 0 when the
+ * signatures make that illegal. */
+int zy_llvm_promote_call(LLVMValueRef call, LLVMValueRef fn, int conditional);
+
 /* Replaces the uses of `old` by `repl` in the instructions of function
  * `fn` only. */
 void zy_llvm_replace_uses_in(LLVMValueRef old, LLVMValueRef repl,
