@@ -51,12 +51,14 @@ typedef struct ZyGradEntry {
  * the same parameters, the return adjoint when active, and the tape, and
  * returns the adjoints of the active arguments (and frees the tape). */
 int zy_gradient_split(ZyModule *zm, LLVMValueRef fn, ZySig sig,
-                      LLVMValueRef *aug, LLVMValueRef *rev);
+                      const ZyTT *seeds, LLVMValueRef *aug, LLVMValueRef *rev);
 
 /* Returns the gradient of `fn` for `sig`, generating it on first request
- * (recursion is fine: the entry exists before its body).  NULL after an
- * error has been reported. */
-LLVMValueRef zy_gradient(ZyModule *zm, LLVMValueRef fn, ZySig sig);
+ * (recursion is fine: the entry exists before its body).  `seeds` (may be
+ * NULL) gives, per parameter, what the first call site knows about the
+ * argument's types.  NULL after an error has been reported. */
+LLVMValueRef zy_gradient(ZyModule *zm, LLVMValueRef fn, ZySig sig,
+                         const ZyTT *seeds);
 
 /* The struct type a gradient returns for `fn` and `sig` (void if empty). */
 LLVMTypeRef zy_gradient_return_type(LLVMValueRef fn, ZySig sig);
@@ -71,6 +73,7 @@ typedef struct ZyGen {
   ZySig sig;
   ZyActivity *act;
   ZyTypes *types;      /* type analysis of the primal                    */
+  const ZyTT *seeds;   /* argument types known at the first call site    */
   ZyDomTree *dt;       /* dominators of the primal                        */
   ZyVec order;         /* reachable primal blocks, reverse post-order    */
   ZyMap reachable;     /* primal blocks reachable from the entry         */

@@ -312,7 +312,7 @@ static int lower(Lowering *l) {
     l->sig.active_ret = 1;
     l->args[l->nargs++] = zy_const_fp(fret, 1.0);
   }
-  LLVMValueRef grad = zy_gradient(l->zm, l->fn, l->sig);
+  LLVMValueRef grad = zy_gradient(l->zm, l->fn, l->sig, NULL);
   if (!grad)
     return -1;
   LLVMValueRef grads = LLVMBuildCall2(l->b, LLVMGlobalGetValueType(grad), grad,

@@ -558,7 +558,7 @@ static int build_gradient(ZyGen *g, LLVMValueRef aug, LLVMValueRef rev) {
     return -1;
   g->act = zy_activity_compute(g->primal, g->sig.active_args,     /* 3 */
                                g->sig.dup_args, g->sig.active_ret);
-  g->types = zy_types_analyze(g->primal, NULL);
+  g->types = zy_types_analyze(g->primal, g->seeds);
   if (check_flows(g) || check_memory(g))                          /* 4 */
     return -1;
   analyse_cfg(g);                                                 /* 5 */
@@ -586,7 +586,8 @@ static void discard_body(LLVMValueRef grad) {
   LLVMSetLinkage(grad, LLVMExternalLinkage);
 }
 
-static ZyGradEntry *generate(ZyModule *zm, LLVMValueRef fn, ZySig sig) {
+static ZyGradEntry *generate(ZyModule *zm, LLVMValueRef fn, ZySig sig,
+                             const ZyTT *seeds) {
   for (size_t i = 0; i < zm->grads.len; i++) {
     ZyGradEntry *e = zm->grads.data[i];
     if (e->fn == fn && same_sig(e->sig, sig))
@@ -604,7 +605,7 @@ static ZyGradEntry *generate(ZyModule *zm, LLVMValueRef fn, ZySig sig) {
   /* Split mode builds one combined function first, then splits it. */
   LLVMValueRef work = sig.split ? declare_gradient(fn, sig) : e->grad;
   ZyGen g = {.zm = zm, .user = fn, .grad = work, .sig = sig,
-             .split = sig.split};
+             .split = sig.split, .seeds = seeds};
   int err = build_gradient(&g, e->grad, e->rev);
   free_gen(&g);
   if (err) {
@@ -618,15 +619,16 @@ static ZyGradEntry *generate(ZyModule *zm, LLVMValueRef fn, ZySig sig) {
   return e;
 }
 
-LLVMValueRef zy_gradient(ZyModule *zm, LLVMValueRef fn, ZySig sig) {
-  ZyGradEntry *e = generate(zm, fn, sig);
+LLVMValueRef zy_gradient(ZyModule *zm, LLVMValueRef fn, ZySig sig,
+                         const ZyTT *seeds) {
+  ZyGradEntry *e = generate(zm, fn, sig, seeds);
   return e->failed ? NULL : e->grad;
 }
 
 int zy_gradient_split(ZyModule *zm, LLVMValueRef fn, ZySig sig,
-                      LLVMValueRef *aug, LLVMValueRef *rev) {
+                      const ZyTT *seeds, LLVMValueRef *aug, LLVMValueRef *rev) {
   sig.split = 1;
-  ZyGradEntry *e = generate(zm, fn, sig);
+  ZyGradEntry *e = generate(zm, fn, sig, seeds);
   *aug = e->grad;
   *rev = e->rev;
   return e->failed ? -1 : 0;
