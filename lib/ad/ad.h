@@ -101,6 +101,14 @@ typedef struct ZyGen {
   LLVMValueRef cur;    /* primal instruction being reversed (for errors) */
 } ZyGen;
 
+/* preprocess.c: step 1, the simplified clone to differentiate. */
+LLVMValueRef zy_preprocess(LLVMValueRef fn);
+
+/* check.c: step 2 (control flow) and step 4 (flows of derivatives and
+ * memory operations the sweeps handle); 0, or -1 after an error. */
+int zy_check_control_flow(ZyGen *g);
+int zy_check_supported(ZyGen *g);
+
 /* The distinct predecessors of primal block `bb`, in a fixed order. */
 ZyVec *zy_preds(ZyGen *g, LLVMBasicBlockRef bb);
 

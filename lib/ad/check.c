@@ -1,0 +1,252 @@
+/* check.c - steps 2 and 4 of a gradient: what the sweeps can handle, so
+ * that everything else is refused with a clear error before any code is
+ * generated: control flow, places where a derivative would be dropped,
+ * memory operations on pointers with shadows.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include "ad.h"
+
+#include "analysis/effects.h"
+#include "rules.h"
+
+#include <string.h>
+
+/* Control flow the reverse sweep handles (acyclic for now). */
+int zy_check_control_flow(ZyGen *g) {
+  LLVMBasicBlockRef cyc = zy_llvm_find_cycle(g->primal);
+  if (!cyc)
+    return 0;
+  /* Point at the block's first instruction that has a source location. */
+  LLVMValueRef at = LLVMGetBasicBlockTerminator(cyc);
+  for (LLVMValueRef i = LLVMGetFirstInstruction(cyc); i;
+       i = LLVMGetNextInstruction(i))
+    if (LLVMGetDebugLocLine(i)) {
+      at = i;
+      break;
+    }
+  return zy_error(ZY_ERR_UNSUPPORTED, g->user, at,
+                  "a loop with a small constant trip count is unrolled "
+                  "and works; tail recursion is turned into a loop at -O2",
+                  "the function contains a loop (after optimization); "
+                  "loops are not differentiated yet");
+}
+
+/* Whether `p` points into a global the user marked inactive. */
+static int stores_to_inactive_global(LLVMValueRef p) {
+  while (LLVMIsAGetElementPtrInst(p) || LLVMIsABitCastInst(p) ||
+         (LLVMIsAConstantExpr(p) && !LLVMIsAGlobalValue(p)))
+    p = LLVMGetOperand(p, 0);
+  return LLVMIsAGlobalVariable(p) && zy_activity_inactive_global(p);
+}
+
+/* A call that receives an active value: fine when derivatives can only
+ * leave it through its result (math functions, calls that only read
+ * memory, functions whose bodies write nothing outside their frame) or
+ * when it only prints. */
+static int check_call_flow(ZyGen *g, LLVMValueRef call) {
+  LLVMValueRef callee = LLVMGetCalledValue(call);
+  if (zy_rule_for_call(callee) || zy_llvm_call_reads_only(call) ||
+      zy_activity_inactive_function(callee))
+    return 0;
+  if (callee && LLVMIsAFunction(callee) && !LLVMIsDeclaration(callee) &&
+      !LLVMIsFunctionVarArg(LLVMGlobalGetValueType(callee)))
+    return 0; /* differentiated through its own gradient */
+  if (callee && LLVMIsAFunction(callee) && LLVMIsDeclaration(callee) &&
+      zy_activity_useful(g->act, call) && zy_activity_varied(g->act, call))
+    return 0; /* reported by the reverse sweep as a missing rule */
+  g->cur = call;
+  return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                      "pass the value as a return value, or mark the "
+                      "argument enzyme_const",
+                      "an active value is passed to a call that may write "
+                      "memory; derivatives through memory are not "
+                      "supported yet");
+}
+
+/* Every place where an active value flows into something that
+ * does not propagate derivatives must be one where dropping the
+ * derivative is right (comparisons, float-to-int conversion, calls
+ * without effects on memory).  Anything else would silently lose
+ * derivatives. */
+static int check_flows(ZyGen *g) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->primal); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      int nops = LLVMGetNumOperands(i), varied = 0;
+      for (int k = 0; k < nops; k++)
+        varied |= zy_activity_varied(g->act, LLVMGetOperand(i, k));
+      if (!varied)
+        continue;
+      LLVMOpcode op = LLVMGetInstructionOpcode(i);
+      if (op == LLVMCall) {
+        if (check_call_flow(g, i))
+          return -1;
+        continue;
+      }
+      /* Extracting an integer member of an active aggregate is fine. */
+      if (zy_activity_varied(g->act, i) || op == LLVMFCmp ||
+          op == LLVMFPToSI || op == LLVMFPToUI || op == LLVMRet ||
+          op == LLVMBr || op == LLVMSwitch || op == LLVMExtractValue ||
+          op == LLVMExtractElement)
+        continue;
+      g->cur = i;
+      if (op == LLVMStore &&
+          zy_activity_shadowed(g->act, LLVMGetOperand(i, 1)))
+        continue; /* into shadowed memory: reversed */
+      if (op == LLVMStore && stores_to_inactive_global(LLVMGetOperand(i, 1)))
+        continue; /* dropped on purpose */
+      if (op == LLVMStore)
+        return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                            "pass the memory with enzyme_dup (or as a "
+                            "pointer argument) so that it has a shadow",
+                            "an active value is stored to memory that has "
+                            "no shadow (a global, or memory reached through "
+                            "an enzyme_const pointer)");
+      if (zy_activity_useful(g->act, i))
+        return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                            "an active value flows through an instruction "
+                            "that Zymase cannot differentiate");
+    }
+  return 0;
+}
+
+static int is_null(LLVMValueRef v) {
+  return LLVMIsAConstantPointerNull(v) || LLVMIsUndef(v) || LLVMIsPoison(v);
+}
+
+/* Calls that may receive shadowed pointers: the ones the memory rules
+ * know, and ones that cannot write through their arguments. */
+static int call_takes_shadowed(LLVMValueRef call) {
+  LLVMValueRef callee = LLVMGetCalledValue(call);
+  const char *name = callee && LLVMIsAFunction(callee)
+                         ? LLVMGetValueName(callee)
+                         : "";
+  return zy_activity_allocation(call) == ZY_ALLOC_MALLOC ||
+         zy_activity_allocation(call) == ZY_ALLOC_CALLOC ||
+         zy_activity_allocation(call) == ZY_ALLOC_ALIGNED ||
+         zy_activity_deallocation(call) || !strncmp(name, "llvm.mem", 8) ||
+         !strncmp(name, "llvm.lifetime.", 14) ||
+         !strncmp(name, "llvm.dbg.", 9) || !strcmp(name, "llvm.assume") ||
+         zy_activity_inactive_function(callee);
+}
+
+/* Whether integer `v` is (bits of) a value loaded from shadowed memory,
+ * through integer operations. */
+static int int_from_shadowed_memory(ZyGen *g, LLVMValueRef v, int depth) {
+  if (depth > 16 || !LLVMIsAInstruction(v))
+    return 0;
+  switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMLoad:
+    return zy_activity_shadowed(g->act, LLVMGetOperand(v, 0));
+  case LLVMTrunc:
+  case LLVMZExt:
+  case LLVMSExt:
+  case LLVMLShr:
+  case LLVMAShr:
+  case LLVMShl:
+  case LLVMAnd:
+  case LLVMOr:
+  case LLVMXor:
+  case LLVMBitCast:
+  case LLVMExtractElement:
+  case LLVMFreeze:
+    for (int k = 0; k < LLVMGetNumOperands(v) && k < 2; k++)
+      if (int_from_shadowed_memory(g, LLVMGetOperand(v, k), depth + 1))
+        return 1;
+    return 0;
+  case LLVMPHI:
+  case LLVMSelect:
+    for (int k = 0; k < LLVMGetNumOperands(v); k++)
+      if (int_from_shadowed_memory(g, LLVMGetOperand(v, k), depth + 1))
+        return 1;
+    return 0;
+  default:
+    return 0;
+  }
+}
+
+/* Memory operations on shadowed pointers that the sweeps know
+ * how to mirror on the shadows. */
+static int check_memory(ZyGen *g) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->primal); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      LLVMOpcode op = LLVMGetInstructionOpcode(i);
+      g->cur = i;
+      if (op == LLVMStore) {
+        LLVMValueRef v = LLVMGetOperand(i, 0), p = LLVMGetOperand(i, 1);
+        int sv = zy_activity_shadowed(g->act, v);
+        if (sv && !zy_activity_shadowed(g->act, p))
+          return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                              "a pointer to memory that has a shadow is "
+                              "stored to memory that has none");
+        if (!zy_activity_shadowed(g->act, p) ||
+            zy_type_differentiable(LLVMTypeOf(v)) || sv || is_null(v))
+          continue;
+        if (LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMPointerTypeKind)
+          return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                              "a pointer without a shadow is stored to "
+                              "memory that has one");
+        if (zy_ty_is_float(zy_types_memory(g->types, p, 0)) &&
+            !LLVMIsAConstant(v))
+          return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                              "floating-point data is stored as an integer; "
+                              "copying floats through integers is not "
+                              "supported yet");
+      } else if (op == LLVMLoad) {
+        LLVMValueRef p = LLVMGetOperand(i, 0);
+        if (zy_activity_shadowed(g->act, p) &&
+            LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMIntegerTypeKind &&
+            zy_ty_is_float(zy_types_memory(g->types, p, 0)))
+          return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                              "floating-point data is loaded as an integer; "
+                              "copying floats through integers is not "
+                              "supported yet");
+      } else if (op == LLVMCall) {
+        LLVMValueRef callee = LLVMGetCalledValue(i);
+        if ((call_takes_shadowed(i) &&
+             zy_activity_allocation(i) != ZY_ALLOC_REALLOC) ||
+            (callee && LLVMIsAFunction(callee) && !LLVMIsDeclaration(callee) &&
+             !LLVMIsFunctionVarArg(LLVMGlobalGetValueType(callee))))
+          continue;
+        if (zy_activity_allocation(i) == ZY_ALLOC_REALLOC)
+          return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                              "realloc is not supported yet");
+        for (unsigned k = 0; k < LLVMGetNumArgOperands(i); k++)
+          if (zy_activity_shadowed(g->act, LLVMGetOperand(i, k)))
+            return ZY_GEN_ERROR(
+                g, ZY_ERR_UNSUPPORTED,
+                "pass the argument with enzyme_const if no derivative "
+                "flows through its memory",
+                "calls that receive pointers to memory with a shadow are "
+                "not supported yet");
+      } else if (op == LLVMBitCast && int_from_shadowed_memory(
+                                          g, LLVMGetOperand(i, 0), 0) &&
+                 zy_type_differentiable(LLVMTypeOf(i))) {
+        return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                            "floating-point data moves through integers "
+                            "(an integer load of memory with a shadow, "
+                            "reinterpreted as a float); this is not "
+                            "supported yet");
+      } else if (op == LLVMIntToPtr || op == LLVMAtomicRMW ||
+                 op == LLVMAtomicCmpXchg) {
+        for (LLVMBasicBlockRef b2 = LLVMGetFirstBasicBlock(g->primal); b2;
+             b2 = LLVMGetNextBasicBlock(b2))
+          for (LLVMValueRef j = LLVMGetFirstInstruction(b2); j;
+               j = LLVMGetNextInstruction(j))
+            if (zy_activity_shadowed(g->act, j) ||
+                (LLVMGetNumOperands(j) &&
+                 zy_activity_shadowed(g->act, LLVMGetOperand(j, 0))))
+              return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                                  "integer-to-pointer casts and atomics "
+                                  "in functions that use memory with a "
+                                  "shadow are not supported yet");
+      }
+    }
+  return 0;
+}
+
+int zy_check_supported(ZyGen *g) {
+  return check_flows(g) || check_memory(g);
+}

@@ -1,0 +1,74 @@
+/* preprocess.c - step 1 of a gradient: the function to differentiate is a
+ * clone of the user's, simplified by the pre-AD pipeline, with indirect
+ * calls of known targets made direct.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include "ad.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The functions an indirect callee can be, through selects, phis and
+ * casts; 0 when some value could be anything else. */
+static int known_targets(LLVMValueRef v, ZyVec *out, int depth) {
+  if (depth > 8 || out->len > 8)
+    return 0;
+  if (LLVMIsAFunction(v)) {
+    if (!zy_vec_contains(out, v))
+      zy_vec_push(out, v);
+    return 1;
+  }
+  if (LLVMIsASelectInst(v))
+    return known_targets(LLVMGetOperand(v, 1), out, depth + 1) &&
+           known_targets(LLVMGetOperand(v, 2), out, depth + 1);
+  if (LLVMIsAPHINode(v)) {
+    for (unsigned k = 0; k < LLVMCountIncoming(v); k++)
+      if (!known_targets(LLVMGetIncomingValue(v, k), out, depth + 1))
+        return 0;
+    return 1;
+  }
+  if (LLVMIsABitCastInst(v) || (LLVMIsAConstantExpr(v) &&
+                                LLVMGetConstOpcode(v) == LLVMBitCast))
+    return known_targets(LLVMGetOperand(v, 0), out, depth + 1);
+  return 0;
+}
+
+/* Step 1b: an indirect call whose possible targets are known becomes
+ * direct calls, one per target, chosen by comparing the pointer. */
+static void promote_indirect_calls(LLVMValueRef fn) {
+  ZyVec calls = {0};
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i))
+      if (LLVMIsACallInst(i) && !LLVMIsAFunction(LLVMGetCalledValue(i)) &&
+          !LLVMIsAInlineAsm(LLVMGetCalledValue(i)))
+        zy_vec_push(&calls, i);
+  for (size_t k = 0; k < calls.len; k++) {
+    ZyVec targets = {0};
+    if (known_targets(LLVMGetCalledValue(calls.data[k]), &targets, 0))
+      for (size_t t = 0; t < targets.len; t++)
+        if (!zy_llvm_promote_call(calls.data[k], targets.data[t],
+                                  t + 1 < targets.len))
+          break;
+    zy_vec_free(&targets);
+  }
+  zy_vec_free(&calls);
+}
+
+/* Step 1: a clone of the user's function, simplified by the pre-AD
+ * pipeline.  optnone/noinline are removed so -O0 input is simplified. */
+LLVMValueRef zy_preprocess(LLVMValueRef fn) {
+  char name[256];
+  snprintf(name, sizeof name, "%s.zymase.primal", LLVMGetValueName(fn));
+  LLVMValueRef p = zy_llvm_clone_function(fn, name);
+  static const char *const drop[] = {"optnone", "noinline"};
+  for (int i = 0; i < 2; i++) {
+    unsigned kind = LLVMGetEnumAttributeKindForName(drop[i], strlen(drop[i]));
+    LLVMRemoveEnumAttributeAtIndex(p, LLVMAttributeFunctionIndex, kind);
+  }
+  if (zy_opt_preopt())
+    zy_llvm_simplify_function(p, 2);
+  promote_indirect_calls(p);
+  return p;
+}
+
