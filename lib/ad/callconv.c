@@ -5,9 +5,23 @@
 #include "irutil.h"
 
 #include <llvm-c/Target.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef enum Marker { M_NONE, M_CONST, M_OUT, M_DUP, M_DUPNONEED, M_OTHER } Marker;
+
+/* `t` as LLVM writes it, named structs by name only; free() it. */
+static char *type_str(LLVMTypeRef t) {
+  if (LLVMGetTypeKind(t) == LLVMStructTypeKind && LLVMGetStructName(t)) {
+    char *s = malloc(strlen(LLVMGetStructName(t)) + 2);
+    sprintf(s, "%%%s", LLVMGetStructName(t));
+    return s;
+  }
+  char *m = LLVMPrintTypeToString(t), *s = strdup(m);
+  LLVMDisposeMessage(m);
+  return s;
+}
 
 /* A marker is the global `enzyme_<kind>` itself or a load from it. */
 static Marker marker_of(LLVMValueRef a, const char **name) {
@@ -102,8 +116,8 @@ static int read_arguments(Lowering *l, unsigned first) {
                       LLVMGetValueName(l->fn), nparams);
     LLVMValueRef v = convert_arg(l->b, a, params[p]);
     if (!v) {
-      char *have = LLVMPrintTypeToString(LLVMTypeOf(a));
-      char *want = LLVMPrintTypeToString(params[p]);
+      char *have = type_str(LLVMTypeOf(a));
+      char *want = type_str(params[p]);
       /* A marker the optimizer folded to its value looks like this. */
       const char *hint = LLVMIsAConstantInt(a)
                              ? "if this argument was meant to be a marker, "
@@ -113,8 +127,8 @@ static int read_arguments(Lowering *l, unsigned first) {
       zy_error(ZY_ERR_BAD_CALL, l->fn, l->call, hint,
                "argument %u has type %s but parameter %u of '%s' has type %s",
                p + 1, have, p + 1, LLVMGetValueName(l->fn), want);
-      LLVMDisposeMessage(have);
-      LLVMDisposeMessage(want);
+      free(have);
+      free(want);
       return -1;
     }
     LLVMTypeKind pk = LLVMGetTypeKind(params[p]);
@@ -193,15 +207,15 @@ static int check_layout(Lowering *l, LLVMTargetDataRef td, LLVMTypeRef gt,
     unsigned long long off = LLVMOffsetOfElement(td, gt, f);
     if (holds(td, rt, off, want))
       continue;
-    char *ws = LLVMPrintTypeToString(want);
-    char *rs = LLVMPrintTypeToString(rt);
+    char *ws = type_str(want);
+    char *rs = type_str(rt);
     zy_error(ZY_ERR_BAD_RETURN, l->fn, l->call,
              "declare a struct with one field per active argument, of the "
              "argument's type, in argument order",
              "gradient %u (%s) does not match the declared return type %s at "
              "byte %llu", f + 1, ws, rs, off);
-    LLVMDisposeMessage(ws);
-    LLVMDisposeMessage(rs);
+    free(ws);
+    free(rs);
     return -1;
   }
   return 0;
@@ -227,6 +241,7 @@ static int pack_result(Lowering *l, LLVMValueRef grads, LLVMTypeRef rt,
     return 0;
   }
   if (k == 1 && !out && zy_type_differentiable(rt) &&
+      LLVMGetTypeKind(LLVMStructGetTypeAtIndex(gt, 0)) != LLVMVectorTypeKind &&
       LLVMGetTypeKind(rt) != LLVMStructTypeKind &&
       LLVMGetTypeKind(rt) != LLVMVectorTypeKind) {
     LLVMValueRef d = LLVMBuildExtractValue(b, grads, 0, "");
@@ -239,13 +254,13 @@ static int pack_result(Lowering *l, LLVMValueRef grads, LLVMTypeRef rt,
   unsigned long long need = none ? 0 : LLVMABISizeOfType(td, gt);
   unsigned long long have = LLVMABISizeOfType(td, rt);
   if (need > have) {
-    char *s = LLVMPrintTypeToString(rt);
+    char *s = type_str(rt);
     zy_error(ZY_ERR_BAD_RETURN, l->fn, l->call,
              "declare a struct with one field per active argument, in "
              "argument order",
              "the declared return type (%s, %llu bytes) cannot hold the %u "
              "gradients (%llu bytes)", s, have, k, need);
-    LLVMDisposeMessage(s);
+    free(s);
     return -1;
   }
   if (k && check_layout(l, td, gt, rt))

@@ -54,6 +54,16 @@ static int check_call_flow(ZyGen *g, LLVMValueRef call) {
       zy_activity_useful(g->act, call) && zy_activity_varied(g->act, call))
     return 0; /* reported by the reverse sweep as a missing rule */
   g->cur = call;
+  if (callee && LLVMIsAInlineAsm(callee))
+    return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                        "inline assembly receives an active value; it cannot "
+                        "be differentiated");
+  if (!callee || !LLVMIsAFunction(callee))
+    return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                        "call the function directly, or choose it with a "
+                        "select or a branch between known functions",
+                        "an indirect call whose possible targets are unknown "
+                        "receives an active value");
   return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
                       "pass the value as a return value, or mark the "
                       "argument enzyme_const",
@@ -83,6 +93,11 @@ static int check_flows(ZyGen *g) {
           return -1;
         continue;
       }
+      g->cur = i;
+      if (op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg)
+        return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                            "atomic operations on active values are not "
+                            "supported yet");
       /* Extracting an integer member of an active aggregate is fine. */
       if (zy_activity_varied(g->act, i) || op == LLVMFCmp ||
           op == LLVMFPToSI || op == LLVMFPToUI || op == LLVMRet ||
@@ -188,7 +203,8 @@ static int check_memory(ZyGen *g) {
           return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
                               "a pointer without a shadow is stored to "
                               "memory that has one");
-        if (zy_ty_is_float(zy_types_memory(g->types, p, 0)) &&
+        ZyTy held = zy_types_memory(g->types, p, 0);
+        if ((zy_ty_is_float(held) || held == ZY_TY_ANYTHING) &&
             !LLVMIsAConstant(v))
           return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
                               "floating-point data is stored as an integer; "
@@ -196,9 +212,10 @@ static int check_memory(ZyGen *g) {
                               "supported yet");
       } else if (op == LLVMLoad) {
         LLVMValueRef p = LLVMGetOperand(i, 0);
+        ZyTy held = zy_types_memory(g->types, p, 0);
         if (zy_activity_shadowed(g->act, p) &&
             LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMIntegerTypeKind &&
-            zy_ty_is_float(zy_types_memory(g->types, p, 0)))
+            (zy_ty_is_float(held) || held == ZY_TY_ANYTHING))
           return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
                               "floating-point data is loaded as an integer; "
                               "copying floats through integers is not "

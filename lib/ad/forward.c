@@ -102,6 +102,7 @@ int zy_forward_sweep(ZyGen *g) {
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && !err;
          i = LLVMGetNextInstruction(i)) {
       const char *name = LLVMGetValueName(i);
+      g->cur = i; /* for errors about this instruction */
       if (LLVMGetInstructionOpcode(i) == LLVMRet) {
         lower_return(g, bb, i);
         continue;

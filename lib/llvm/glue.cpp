@@ -29,7 +29,7 @@ extern "C" void zy_llvm_diagnose(LLVMValueRef fn, LLVMValueRef inst,
   // the source even without debug info.
   Function *F = fn ? unwrap<Function>(fn) : I->getFunction();
   DiagnosticLocation Loc;
-  if (I && I->getDebugLoc())
+  if (I && I->getDebugLoc() && I->getDebugLoc().getLine())
     Loc = DiagnosticLocation(I->getDebugLoc());
   else if (F->getSubprogram())
     Loc = DiagnosticLocation(F->getSubprogram());
