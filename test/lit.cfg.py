@@ -17,7 +17,8 @@ if site:
 else:
     lit_config.fatal("run the tests through ctest (or pass --param zymase_site=...)")
 
-config.test_exec_root = os.path.join(config.zymase_obj, "lit-out")
+config.test_exec_root = lit_config.params.get(
+    "zymase_exec", os.path.join(config.zymase_obj, "lit-out"))
 bin = config.llvm_bin
 plugin = config.zymase_plugin
 inc = os.path.join(config.zymase_src, "test", "integration")
@@ -29,6 +30,12 @@ config.substitutions.append(("%clang", f"{bin}/clang -fpass-plugin={plugin} -I{i
 config.substitutions.append(("%FileCheck", f"{bin}/FileCheck"))
 config.substitutions.append(("%not", f"{bin}/not"))
 config.substitutions.append(("%plugin", plugin))
+# Runs a test program under valgrind: no invalid access, no definite leak.
+# (Without the sanitizer runtimes, which valgrind cannot host.)
+valgrind = "valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite"
+if getattr(config, "sanitizer_preload", ""):
+    valgrind = "env -u LD_PRELOAD " + valgrind
+config.substitutions.append(("%valgrind", valgrind))
 config.available_features.add(f"llvm{config.llvm_major}")
 config.environment["PATH"] = bin + os.pathsep + config.environment.get("PATH", "")
 

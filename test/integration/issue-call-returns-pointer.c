@@ -6,8 +6,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // Refused for now: returning pointers to memory with a shadow needs the
 // shadow returned too.  A correct gradient will also pass.
-// RUN: %clang -O0 %s -lm -o %t0 2>%t0.err && valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite %t0 || %FileCheck %s --check-prefix=REFUSED < %t0.err
-// RUN: %clang -O2 %s -lm -o %t2 2>%t2.err && valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite %t2 || %FileCheck %s --check-prefix=REFUSED < %t2.err
+// RUN: %clang -O0 %s -lm -o %t0 2>%t0.err && %valgrind %t0 || %FileCheck %s --check-prefix=REFUSED < %t0.err
+// RUN: %clang -O2 %s -lm -o %t2 2>%t2.err && %valgrind %t2 || %FileCheck %s --check-prefix=REFUSED < %t2.err
 // REFUSED: error: [zymase:unsupported] cannot differentiate '{{into_arg|fresh}}': calls returning pointers
 #include "check.h"
 

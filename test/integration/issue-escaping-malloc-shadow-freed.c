@@ -3,8 +3,8 @@
 // must not free it (Enzyme leaves it to the caller, like the primal); it
 // was freed in the reverse sweep, leaving the caller a dangling pointer.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// RUN: %clang -O0 %s -o %t0 && valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite %t0
-// RUN: %clang -O2 %s -o %t2 && valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite %t2
+// RUN: %clang -O0 %s -o %t0 && %valgrind %t0
+// RUN: %clang -O2 %s -o %t2 && %valgrind %t2
 #include "check.h"
 
 void __enzyme_autodiff(void *, ...);

@@ -7,9 +7,9 @@
 // XFAIL: *
 // Known leak: the shadow of an allocation is freed only when the primal is
 // freed in the same function; here a callee frees it.
-// RUN: %clang -O0 %s -o %t0 && valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite %t0
-// RUN: %clang -O2 %s -o %t2 && valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite %t2
-// RUN: %clang -O0 -Xclang -load -Xclang %plugin -mllvm -zymase-no-preopt %s -o %tn && valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite %tn
+// RUN: %clang -O0 %s -o %t0 && %valgrind %t0
+// RUN: %clang -O2 %s -o %t2 && %valgrind %t2
+// RUN: %clang -O0 -Xclang -load -Xclang %plugin -mllvm -zymase-no-preopt %s -o %tn && %valgrind %tn
 #include "check.h"
 
 void __enzyme_autodiff(void *, ...);

@@ -12,8 +12,8 @@
 // RUN: %clang -O2 %s -lm -o %t2 && %t2
 // RUN: %clang -O3 %s -lm -o %t3 && %t3
 // RUN: %clang -O2 -Xclang -load -Xclang %plugin -mllvm -zymase-verify %s -lm -o %tv && %tv
-// RUN: valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite %t0 > /dev/null
-// RUN: valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite %t2 > /dev/null
+// RUN: %valgrind %t0 > /dev/null
+// RUN: %valgrind %t2 > /dev/null
 #include "fd-memory.h"
 
 #include <string.h>
