@@ -8,7 +8,7 @@ import lit.formats
 
 config.name = "Zymase"
 config.test_format = lit.formats.ShTest(True)
-config.suffixes = [".ll", ".c"]
+config.suffixes = [".ll", ".c", ".cpp"]
 config.test_source_root = os.path.dirname(__file__)
 
 site = lit_config.params.get("zymase_site")

@@ -227,9 +227,16 @@ static int check_memory(ZyGen *g) {
             (callee && LLVMIsAFunction(callee) && !LLVMIsDeclaration(callee) &&
              !LLVMIsFunctionVarArg(LLVMGlobalGetValueType(callee))))
           continue;
+        LLVMValueRef n, m;
+        if (zy_activity_allocation(i) == ZY_ALLOC_REALLOC &&
+            zy_activity_allocation_size(LLVMGetOperand(i, 0), &n, &m))
+          continue;
         if (zy_activity_allocation(i) == ZY_ALLOC_REALLOC)
-          return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
-                              "realloc is not supported yet");
+          return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                              "allocate the memory in the same function",
+                              "realloc of memory allocated elsewhere is not "
+                              "supported yet (its shadow's size is "
+                              "unknown)");
         for (unsigned k = 0; k < LLVMGetNumArgOperands(i); k++)
           if (zy_activity_shadowed(g->act, LLVMGetOperand(i, k)))
             return ZY_GEN_ERROR(

@@ -32,8 +32,9 @@ static int is_memset(LLVMValueRef i) {
 static int freed_here(LLVMValueRef call) {
   for (LLVMUseRef u = LLVMGetFirstUse(call); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
-    if (LLVMIsACallInst(user) && zy_activity_deallocation(user) &&
-        LLVMGetOperand(user, 0) == call)
+    if (LLVMIsACallInst(user) && LLVMGetOperand(user, 0) == call &&
+        (zy_activity_deallocation(user) ||
+         zy_activity_allocation(user) == ZY_ALLOC_REALLOC))
       return 1;
   }
   return 0;
@@ -55,7 +56,8 @@ int zy_reverse_memory_needed(ZyGen *g, LLVMValueRef i) {
     if (is_memcpy(i) || is_memset(i))
       return zy_activity_shadowed(g->act, LLVMGetOperand(i, 0));
     return zy_activity_shadowed(g->act, i) &&
-           zy_activity_allocation(i) != ZY_ALLOC_NONE && freed_here(i);
+           (zy_activity_allocation(i) == ZY_ALLOC_REALLOC ||
+            (zy_activity_allocation(i) != ZY_ALLOC_NONE && freed_here(i)));
   default:
     return 0;
   }
@@ -290,8 +292,51 @@ static int reverse_store(ZyGen *g, LLVMValueRef st) {
   return 0;
 }
 
+/* The reverse of realloc(p, n): the adjoints of the bytes it kept go back
+ * to p's shadow. */
+static int reverse_realloc(ZyGen *g, LLVMValueRef call) {
+  LLVMValueRef p = LLVMGetOperand(call, 0), n, m;
+  if (LLVMIsAConstantPointerNull(p))
+    return 0;
+  ZyTy t = uniform_type(g, call, 1LL << 62);
+  if (t == ZY_TY_UNKNOWN)
+    t = uniform_type(g, p, 1LL << 62);
+  if (t == ZY_TY_UNKNOWN && zy_opt_loose_types())
+    t = ZY_TY_DOUBLE;
+  if (t == ZY_TY_PTR || t == ZY_TY_INT)
+    return 0;
+  if (!zy_ty_is_float(t))
+    return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                        "access the data with its type, or pass "
+                        "-zymase-loose-types to assume doubles",
+                        "cannot deduce the type of the memory realloc keeps");
+  LLVMTypeRef i64t = LLVMInt64TypeInContext(g->zm->ctx);
+  zy_activity_allocation_size(p, &n, &m);
+  LLVMValueRef old = n ? LLVMBuildZExtOrBitCast(g->b, zy_lookup(g, n), i64t, "")
+                       : LLVMConstInt(i64t, 0, 0);
+  if (m)
+    old = LLVMBuildMul(g->b, old,
+                       LLVMBuildZExtOrBitCast(g->b, zy_lookup(g, m), i64t, ""),
+                       "");
+  LLVMValueRef now = LLVMBuildZExtOrBitCast(
+      g->b, zy_lookup(g, LLVMGetOperand(call, 1)), i64t, "");
+  LLVMValueRef keep = LLVMBuildSelect(
+      g->b, LLVMBuildICmp(g->b, LLVMIntULT, old, now, ""), old, now, "");
+  LLVMValueRef fn = move_helper(g, llvm_type(g, t));
+  LLVMValueRef args[3] = {zy_shadow_lookup(g, call), zy_shadow_lookup(g, p),
+                          keep};
+  LLVMBuildCall2(g->b, LLVMGlobalGetValueType(fn), fn, args, 3, "");
+  return 0;
+}
+
 /* Frees a shadow allocation once the reverse sweep is past its uses. */
 static int reverse_allocation(ZyGen *g, LLVMValueRef call) {
+  if (zy_activity_allocation(call) == ZY_ALLOC_REALLOC) {
+    if (reverse_realloc(g, call))
+      return -1;
+    if (!freed_here(call))
+      return 0; /* escapes: the caller owns it */
+  }
   LLVMValueRef s = zy_shadow_lookup(g, call);
   const char *alloc = callee_name(call);
   const char *name = !strcmp(alloc, "_Znwm")   ? "_ZdlPv"

@@ -134,6 +134,45 @@ static void copy_pointers(ZyGen *g, LLVMValueRef call) {
     }
 }
 
+/* The byte size of the allocation primal `p` comes from, in the forward
+ * sweep (0 for null). */
+static LLVMValueRef allocation_size(ZyGen *g, LLVMValueRef p) {
+  LLVMValueRef n, m;
+  LLVMTypeRef i64t = LLVMInt64TypeInContext(g->zm->ctx);
+  zy_activity_allocation_size(p, &n, &m);
+  if (!n)
+    return LLVMConstInt(i64t, 0, 0);
+  LLVMValueRef size = LLVMBuildZExtOrBitCast(g->b, map(g, n), i64t, "");
+  if (m)
+    size = LLVMBuildMul(
+        g->b, size, LLVMBuildZExtOrBitCast(g->b, map(g, m), i64t, ""), "");
+  return size;
+}
+
+/* realloc(p, n): a new shadow holding the old shadow's contents, zero
+ * beyond; the old shadow stays alive for the reverse sweep, which moves
+ * the adjoints of the kept bytes back to it. */
+static LLVMValueRef shadow_realloc(ZyGen *g, LLVMValueRef i, const char *name) {
+  LLVMContextRef c = g->zm->ctx;
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), i64t = LLVMInt64TypeInContext(c);
+  LLVMTypeRef mty = LLVMFunctionType(ptr, &i64t, 1, 0);
+  LLVMValueRef mal = LLVMGetNamedFunction(g->zm->mod, "malloc");
+  if (!mal)
+    mal = LLVMAddFunction(g->zm->mod, "malloc", mty);
+  LLVMValueRef n = LLVMBuildZExtOrBitCast(g->b, map(g, LLVMGetOperand(i, 1)),
+                                          i64t, "");
+  LLVMValueRef s = LLVMBuildCall2(g->b, mty, mal, &n, 1, name);
+  LLVMValueRef old = allocation_size(g, LLVMGetOperand(i, 0));
+  LLVMValueRef keep = LLVMBuildSelect(
+      g->b, LLVMBuildICmp(g->b, LLVMIntULT, old, n, ""), old, n, "");
+  LLVMValueRef from = shadow_of(g, LLVMGetOperand(i, 0));
+  LLVMBuildMemCpy(g->b, s, 1, from, 1, keep);
+  LLVMValueRef tail = LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(c), s, &keep,
+                                    1, "");
+  zero(g, tail, LLVMBuildSub(g->b, n, keep, ""));
+  return s;
+}
+
 /* Shadow memory for an allocation, zeroed. */
 static LLVMValueRef shadow_allocation(ZyGen *g, LLVMValueRef i,
                                       LLVMValueRef c, const char *name) {
@@ -148,6 +187,8 @@ static LLVMValueRef shadow_allocation(ZyGen *g, LLVMValueRef i,
     zero(g, s, LLVMBuildMul(g->b, size, count, ""));
     return s;
   }
+  if (zy_activity_allocation(i) == ZY_ALLOC_REALLOC)
+    return shadow_realloc(g, i, name);
   /* malloc, new, calloc, aligned_alloc: the same call again. */
   unsigned n = LLVMGetNumArgOperands(c);
   LLVMValueRef args[4];

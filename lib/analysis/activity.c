@@ -151,6 +151,32 @@ ZyAlloc zy_activity_allocation(LLVMValueRef call) {
   return ZY_ALLOC_NONE;
 }
 
+int zy_activity_allocation_size(LLVMValueRef p, LLVMValueRef *n,
+                                LLVMValueRef *m) {
+  *n = *m = NULL;
+  while (LLVMIsABitCastInst(p))
+    p = LLVMGetOperand(p, 0);
+  if (LLVMIsAConstantPointerNull(p))
+    return 1;
+  if (!LLVMIsACallInst(p))
+    return 0;
+  switch (zy_activity_allocation(p)) {
+  case ZY_ALLOC_MALLOC:
+    *n = LLVMGetOperand(p, 0);
+    return 1;
+  case ZY_ALLOC_CALLOC:
+    *n = LLVMGetOperand(p, 0);
+    *m = LLVMGetOperand(p, 1);
+    return 1;
+  case ZY_ALLOC_ALIGNED:
+  case ZY_ALLOC_REALLOC:
+    *n = LLVMGetOperand(p, 1);
+    return 1;
+  default:
+    return 0;
+  }
+}
+
 int zy_activity_deallocation(LLVMValueRef call) {
   const char *name = callee_name(call);
   return !strcmp(name, "free") || !strcmp(name, "_ZdlPv") ||

@@ -40,6 +40,13 @@ ZyAlloc zy_activity_allocation(LLVMValueRef call);
 /* The call frees its pointer argument 0 (free, operator delete). */
 int zy_activity_deallocation(LLVMValueRef call);
 
+/* The byte size of the allocation `p` comes from, as the operands of the
+ * allocating call: `*n` and `*m` (m is NULL unless the size is n * m, as
+ * for calloc).  0 when `p` is not such an allocation; a null `p` has
+ * size 0 (*n is NULL). */
+int zy_activity_allocation_size(LLVMValueRef p, LLVMValueRef *n,
+                                LLVMValueRef *m);
+
 /* Whether `fn` propagates no derivatives and writes no memory a
  * derivative could flow through: library functions known to be so
  * (printing, time, random numbers, float-to-integer rounding), and
