@@ -20,6 +20,8 @@ typedef struct ZySig {
   unsigned long long dup_args;    /* bit i: pointer argument i has a
                                      shadow, passed after the arguments */
   int active_ret;                 /* the return value carries an adjoint */
+  int dup_ret;                    /* (split) the returned pointer's shadow
+                                     is returned too                    */
   int split; /* an augmented forward function and a reverse function,
                 instead of one gradient that recomputes the forward */
 } ZySig;
@@ -47,7 +49,7 @@ typedef struct ZyGradEntry {
 
 /* Split mode.  The augmented forward function takes the primal's
  * parameters and the dup shadows, runs the primal with its shadows, and
- * returns { result (if not void), ptr tape }; the reverse function takes
+ * returns { result (if not void), its shadow (if sig.dup_ret), ptr tape }; the reverse function takes
  * the same parameters, the return adjoint when active, and the tape, and
  * returns the adjoints of the active arguments (and frees the tape). */
 int zy_gradient_split(ZyModule *zm, LLVMValueRef fn, ZySig sig,
@@ -163,6 +165,15 @@ int zy_shadow_phis(ZyGen *g, ZyVec *phis);
 /* The shadow of primal pointer `p`, usable at the reverse builder
  * position. */
 LLVMValueRef zy_shadow_lookup(ZyGen *g, LLVMValueRef p);
+
+/* Whether the allocation returned by `call` is freed (or realloc'd) in
+ * this function; then its shadow is freed in the reverse sweep, else it
+ * escapes to the caller with the primal. */
+int zy_freed_here(LLVMValueRef call);
+
+/* Frees shadow memory `s` of primal allocation `call` in the reverse
+ * sweep (free, or operator delete for new). */
+void zy_free_shadow(ZyGen *g, LLVMValueRef call, LLVMValueRef s);
 
 /* Whether primal instruction `i` has work in the reverse sweep besides
  * an adjoint (stores and memory intrinsics on shadowed memory,

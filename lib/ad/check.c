@@ -271,6 +271,26 @@ static int check_memory(ZyGen *g) {
   return 0;
 }
 
+/* A function whose returned pointer's shadow is asked for must return
+ * pointers that have shadows. */
+static int check_returned_shadows(ZyGen *g) {
+  if (!g->sig.dup_ret)
+    return 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->primal); bb;
+       bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    if (LLVMGetInstructionOpcode(t) != LLVMRet || !LLVMGetNumOperands(t))
+      continue;
+    LLVMValueRef v = LLVMGetOperand(t, 0);
+    g->cur = t;
+    if (!zy_activity_shadowed(g->act, v) && !is_null(v))
+      return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                          "the function returns a pointer without a shadow "
+                          "where its caller needs one");
+  }
+  return 0;
+}
+
 int zy_check_supported(ZyGen *g) {
-  return check_flows(g) || check_memory(g);
+  return check_flows(g) || check_memory(g) || check_returned_shadows(g);
 }

@@ -54,7 +54,7 @@ static void declare_split(LLVMValueRef fn, ZySig sig, LLVMValueRef *aug,
   LLVMContextRef c = LLVMGetTypeContext(fty);
   LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0);
   unsigned n = LLVMCountParamTypes(fty), np = n;
-  LLVMTypeRef params[131], ret = LLVMGetReturnType(fty), fields[2];
+  LLVMTypeRef params[131], ret = LLVMGetReturnType(fty), fields[3];
   LLVMGetParamTypes(fty, params);
   for (unsigned i = 0; i < np; i++)
     if (sig.dup_args >> i & 1)
@@ -62,11 +62,13 @@ static void declare_split(LLVMValueRef fn, ZySig sig, LLVMValueRef *aug,
   unsigned nf = 0;
   if (LLVMGetTypeKind(ret) != LLVMVoidTypeKind)
     fields[nf++] = ret;
+  if (sig.dup_ret)
+    fields[nf++] = ret;
   fields[nf++] = ptr;
   char name[256];
-  snprintf(name, sizeof name, "__zymase_aug.%s.%llx.d%llx%s",
+  snprintf(name, sizeof name, "__zymase_aug.%s.%llx.d%llx%s%s",
            LLVMGetValueName(fn), sig.active_args, sig.dup_args,
-           sig.active_ret ? "r" : "");
+           sig.active_ret ? "r" : "", sig.dup_ret ? "s" : "");
   *aug = LLVMAddFunction(
       LLVMGetGlobalParent(fn), name,
       LLVMFunctionType(LLVMStructTypeInContext(c, fields, nf, 0), params, n, 0));
@@ -269,7 +271,8 @@ static int build_gradient(ZyGen *g, LLVMValueRef aug, LLVMValueRef rev) {
 
 static int same_sig(ZySig a, ZySig b) {
   return a.active_args == b.active_args && a.dup_args == b.dup_args &&
-         a.active_ret == b.active_ret && a.split == b.split;
+         a.active_ret == b.active_ret && a.dup_ret == b.dup_ret &&
+         a.split == b.split;
 }
 
 /* A failed gradient keeps no body: it becomes an external declaration so

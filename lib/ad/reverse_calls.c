@@ -32,6 +32,8 @@ ZyCallMode zy_call_mode(ZyGen *g, LLVMValueRef call) {
   LLVMValueRef fn = defined_callee(call);
   if (!fn || LLVMIsFunctionVarArg(LLVMGlobalGetValueType(fn)))
     return ZY_CALL_PLAIN;
+  if (zy_activity_shadowed(g->act, call))
+    return ZY_CALL_SPLIT; /* returns a pointer whose shadow we need */
   int varied = 0, shadowed = 0;
   for (unsigned k = 0; k < LLVMGetNumArgOperands(call); k++) {
     LLVMValueRef a = LLVMGetOperand(call, k);
@@ -48,7 +50,8 @@ ZyCallMode zy_call_mode(ZyGen *g, LLVMValueRef call) {
 }
 
 ZySig zy_call_sig(ZyGen *g, LLVMValueRef call) {
-  ZySig sig = {.active_ret = zy_activity_active(g->act, call)};
+  ZySig sig = {.active_ret = zy_activity_active(g->act, call),
+               .dup_ret = zy_activity_shadowed(g->act, call)};
   for (unsigned k = 0; k < LLVMGetNumArgOperands(call) && k < 64; k++) {
     LLVMValueRef a = LLVMGetOperand(call, k);
     if (zy_activity_active(g->act, a))
@@ -166,10 +169,6 @@ int zy_forward_split_call(ZyGen *g, LLVMValueRef call) {
   g->cur = call;
   if (too_many_params(g, call))
     return -1;
-  if (zy_activity_shadowed(g->act, call))
-    return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
-                        "calls returning pointers to memory with a shadow "
-                        "are not supported yet");
   LLVMValueRef aug, rev;
   ZyTT *seeds = call_seeds(g, call);
   int err = zy_gradient_split(g->zm, defined_callee(call),
@@ -187,6 +186,8 @@ int zy_forward_split_call(ZyGen *g, LLVMValueRef call) {
   if (last)
     zy_map_put(&g->vmap, call,
                LLVMBuildExtractValue(g->b, res, 0, LLVMGetValueName(call)));
+  if (zy_activity_shadowed(g->act, call))
+    zy_map_put(&g->shadow, call, LLVMBuildExtractValue(g->b, res, 1, "shadow"));
   zy_map_put(&g->tapes, call, LLVMBuildExtractValue(g->b, res, last, "tape"));
   return 0;
 }
@@ -206,6 +207,9 @@ static int call_split(ZyGen *g, LLVMValueRef call, LLVMValueRef d) {
       LLVMBuildCall2(g->b, LLVMGlobalGetValueType(rev), rev, args, n, "");
   if (sig.active_args)
     add_argument_adjoints(g, call, sig, res);
+  /* A returned allocation freed here: so is its shadow. */
+  if (sig.dup_ret && zy_freed_here(call))
+    zy_free_shadow(g, call, zy_shadow_lookup(g, call));
   return 0;
 }
 

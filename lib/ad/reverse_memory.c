@@ -29,7 +29,7 @@ static int is_memset(LLVMValueRef i) {
 /* Whether the allocation `call` is freed in this function.  Otherwise it
  * escapes (returned, or stored for the caller), and so does its shadow:
  * the gradient leaves both to the caller. */
-static int freed_here(LLVMValueRef call) {
+int zy_freed_here(LLVMValueRef call) {
   for (LLVMUseRef u = LLVMGetFirstUse(call); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
     if (LLVMIsACallInst(user) && LLVMGetOperand(user, 0) == call &&
@@ -57,7 +57,7 @@ int zy_reverse_memory_needed(ZyGen *g, LLVMValueRef i) {
       return zy_activity_shadowed(g->act, LLVMGetOperand(i, 0));
     return zy_activity_shadowed(g->act, i) &&
            (zy_activity_allocation(i) == ZY_ALLOC_REALLOC ||
-            (zy_activity_allocation(i) != ZY_ALLOC_NONE && freed_here(i)));
+            (zy_activity_allocation(i) != ZY_ALLOC_NONE && zy_freed_here(i)));
   default:
     return 0;
   }
@@ -334,10 +334,14 @@ static int reverse_allocation(ZyGen *g, LLVMValueRef call) {
   if (zy_activity_allocation(call) == ZY_ALLOC_REALLOC) {
     if (reverse_realloc(g, call))
       return -1;
-    if (!freed_here(call))
+    if (!zy_freed_here(call))
       return 0; /* escapes: the caller owns it */
   }
-  LLVMValueRef s = zy_shadow_lookup(g, call);
+  zy_free_shadow(g, call, zy_shadow_lookup(g, call));
+  return 0;
+}
+
+void zy_free_shadow(ZyGen *g, LLVMValueRef call, LLVMValueRef s) {
   const char *alloc = callee_name(call);
   const char *name = !strcmp(alloc, "_Znwm")   ? "_ZdlPv"
                      : !strcmp(alloc, "_Znam") ? "_ZdaPv"
@@ -349,7 +353,6 @@ static int reverse_allocation(ZyGen *g, LLVMValueRef call) {
   if (!fn)
     fn = LLVMAddFunction(g->zm->mod, name, fty);
   LLVMBuildCall2(g->b, fty, fn, &s, 1, "");
-  return 0;
 }
 
 int zy_reverse_memory(ZyGen *g, LLVMValueRef i, LLVMValueRef d) {

@@ -58,11 +58,13 @@ static void save_tapes(ZyGen *g, LLVMValueRef aug, LLVMTypeRef tt) {
     }
     LLVMValueRef r = LLVMGetUndef(rty);
     unsigned f = 0;
-    if (LLVMCountStructElementTypes(rty) == 2) {
-      LLVMValueRef pv = g->retvals.data[j];
+    LLVMValueRef pv = g->retvals.data[j];
+    if (LLVMCountStructElementTypes(rty) >= 2) {
       LLVMValueRef fv = zy_map_get(&g->vmap, pv);
       r = LLVMBuildInsertValue(g->b, r, fv ? fv : pv, f++, "");
     }
+    if (g->sig.dup_ret) /* checked to exist by zy_check_supported */
+      r = LLVMBuildInsertValue(g->b, r, zy_shadow_forward_of(g, pv), f++, "");
     r = LLVMBuildInsertValue(g->b, r, tape, f, "");
     LLVMBuildRet(g->b, r);
     LLVMInstructionEraseFromParent(br);

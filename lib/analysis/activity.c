@@ -188,6 +188,25 @@ static int is_ptr(LLVMValueRef v) {
   return LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMPointerTypeKind;
 }
 
+/* Whether every pointer `fn` returns is null or constant memory (a
+ * constant global, possibly offset): then it carries no derivative. */
+static int returns_constant_memory(LLVMValueRef fn) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    if (!t || LLVMGetInstructionOpcode(t) != LLVMRet || !LLVMGetNumOperands(t))
+      continue;
+    LLVMValueRef v = LLVMGetOperand(t, 0);
+    while (LLVMIsAGetElementPtrInst(v) || LLVMIsABitCastInst(v) ||
+           (LLVMIsAConstantExpr(v) && LLVMGetNumOperands(v) > 0))
+      v = LLVMGetOperand(v, 0);
+    if (!LLVMIsAConstantPointerNull(v) &&
+        !(LLVMIsAGlobalVariable(v) && LLVMIsGlobalConstant(v)))
+      return 0;
+  }
+  return 1;
+}
+
 /* Shadowed pointers: dup arguments, local and heap memory (which may come
  * to hold derivatives), and pointers derived from shadowed ones. */
 static int derives_shadow(ZyActivity *a, LLVMValueRef i) {
@@ -204,7 +223,7 @@ static int derives_shadow(ZyActivity *a, LLVMValueRef i) {
     if (!f || !LLVMIsAFunction(f) || zy_activity_inactive_function(f))
       return 0;
     if (!LLVMIsDeclaration(f))
-      return 1;
+      return !returns_constant_memory(f);
     for (unsigned k = 0; k < LLVMGetNumArgOperands(i); k++)
       if (zy_map_has(&a->shadowed, LLVMGetOperand(i, k)))
         return 1;
