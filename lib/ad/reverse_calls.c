@@ -225,6 +225,10 @@ int zy_reverse_call(ZyGen *g, LLVMValueRef call, LLVMValueRef d) {
   default:
     break;
   }
+  if (callee && LLVMIsAInlineAsm(callee))
+    return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                        "inline assembly receives an active value; it cannot "
+                        "be differentiated");
   if (!callee || !LLVMIsAFunction(callee))
     return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
                         "indirect calls are not differentiated yet");
