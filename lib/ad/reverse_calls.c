@@ -44,9 +44,10 @@ ZyCallMode zy_call_mode(ZyGen *g, LLVMValueRef call) {
     return ZY_CALL_SPLIT;
   if (!varied && !zy_activity_active(g->act, call))
     return ZY_CALL_PLAIN;
-  /* Recomputing repeats side effects: then split instead. */
-  return zy_effects_first_write(fn, zy_rule_known) ? ZY_CALL_SPLIT
-                                                   : ZY_CALL_RECOMPUTE;
+  /* Recomputing in the reverse sweep repeats side effects, and reads
+   * memory the caller may have changed since: then split instead. */
+  return zy_effects_first_access(fn, zy_rule_known) ? ZY_CALL_SPLIT
+                                                    : ZY_CALL_RECOMPUTE;
 }
 
 ZySig zy_call_sig(ZyGen *g, LLVMValueRef call) {

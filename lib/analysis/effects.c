@@ -26,7 +26,15 @@ static int writes_stack_only(LLVMValueRef ptr) {
 typedef struct Walk {
   ZyVec seen;
   ZyBenignCall benign;
+  int reads; /* reads of changeable memory count too */
 } Walk;
+
+/* Memory nothing else can change: the stack, constant globals. */
+static int reads_fixed_memory(LLVMValueRef ptr) {
+  LLVMValueRef b = base_object(ptr);
+  return LLVMIsAAllocaInst(b) ||
+         (LLVMIsAGlobalVariable(b) && LLVMIsGlobalConstant(b));
+}
 
 static LLVMValueRef first_write(LLVMValueRef fn, Walk *w);
 
@@ -35,11 +43,17 @@ static LLVMValueRef call_writes(LLVMValueRef call, Walk *w) {
   const char *name = callee && LLVMIsAFunction(callee)
                          ? LLVMGetValueName(callee)
                          : NULL;
-  if (zy_llvm_call_reads_only(call))
+  if (zy_llvm_call_reads_only(call) &&
+      !(w->reads && name && LLVMIsDeclaration(callee) &&
+        !(w->benign && w->benign(callee)) && strncmp(name, "llvm.", 5)))
     return NULL;
   if (name && !strncmp(name, "llvm.", 5)) {
-    if (!strncmp(name, "llvm.mem", 8)) /* memcpy, memmove, memset */
+    if (!strncmp(name, "llvm.mem", 8)) { /* memcpy, memmove, memset */
+      if (w->reads && strncmp(name, "llvm.memset", 11) &&
+          !reads_fixed_memory(LLVMGetOperand(call, 1)))
+        return call;
       return writes_stack_only(LLVMGetOperand(call, 0)) ? NULL : call;
+    }
     return NULL; /* lifetime, dbg, math: no effect we could repeat */
   }
   if (!name)
@@ -62,6 +76,10 @@ static LLVMValueRef first_write(LLVMValueRef fn, Walk *w) {
         if (!writes_stack_only(LLVMGetOperand(i, 1)))
           return i;
         break;
+      case LLVMLoad:
+        if (w->reads && !reads_fixed_memory(LLVMGetOperand(i, 0)))
+          return i;
+        break;
       case LLVMAtomicRMW:
       case LLVMAtomicCmpXchg:
       case LLVMFence:
@@ -80,6 +98,13 @@ static LLVMValueRef first_write(LLVMValueRef fn, Walk *w) {
 
 LLVMValueRef zy_effects_first_write(LLVMValueRef fn, ZyBenignCall benign) {
   Walk w = {.benign = benign};
+  LLVMValueRef i = first_write(fn, &w);
+  zy_vec_free(&w.seen);
+  return i;
+}
+
+LLVMValueRef zy_effects_first_access(LLVMValueRef fn, ZyBenignCall benign) {
+  Walk w = {.benign = benign, .reads = 1};
   LLVMValueRef i = first_write(fn, &w);
   zy_vec_free(&w.seen);
   return i;

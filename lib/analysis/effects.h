@@ -15,4 +15,9 @@ typedef int (*ZyBenignCall)(LLVMValueRef callee);
  * to declarations for which `benign` says yes do not count. */
 LLVMValueRef zy_effects_first_write(LLVMValueRef fn, ZyBenignCall benign);
 
+/* The same, counting also reads of memory that something else could
+ * change (not the function's own stack, not constant globals): the first
+ * instruction whose result could differ when `fn` runs again later. */
+LLVMValueRef zy_effects_first_access(LLVMValueRef fn, ZyBenignCall benign);
+
 #endif
