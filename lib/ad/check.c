@@ -180,6 +180,33 @@ static int int_from_shadowed_memory(ZyGen *g, LLVMValueRef v, int depth) {
   }
 }
 
+/* Whether the function uses memory with shadows at all. */
+static int uses_shadows(ZyGen *g) {
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(g->primal); b;
+       b = LLVMGetNextBasicBlock(b))
+    for (LLVMValueRef j = LLVMGetFirstInstruction(b); j;
+         j = LLVMGetNextInstruction(j))
+      if (zy_activity_shadowed(g->act, j) ||
+          (LLVMGetNumOperands(j) &&
+           zy_activity_shadowed(g->act, LLVMGetOperand(j, 0))))
+        return 1;
+  return 0;
+}
+
+/* Whether integer `v` is computed from the bits of a shadowed pointer. */
+static int int_from_shadowed_pointer(ZyGen *g, LLVMValueRef v, int depth) {
+  if (depth > 16 || !LLVMIsAInstruction(v))
+    return 0;
+  if (LLVMGetInstructionOpcode(v) == LLVMPtrToInt)
+    return zy_activity_shadowed(g->act, LLVMGetOperand(v, 0));
+  if (LLVMIsALoadInst(v) || LLVMIsACallInst(v))
+    return 0;
+  for (int k = 0; k < LLVMGetNumOperands(v); k++)
+    if (int_from_shadowed_pointer(g, LLVMGetOperand(v, k), depth + 1))
+      return 1;
+  return 0;
+}
+
 /* Memory operations on shadowed pointers that the sweeps know
  * how to mirror on the shadows. */
 static int check_memory(ZyGen *g) {
@@ -253,19 +280,28 @@ static int check_memory(ZyGen *g) {
                             "(an integer load of memory with a shadow, "
                             "reinterpreted as a float); this is not "
                             "supported yet");
-      } else if (op == LLVMIntToPtr || op == LLVMAtomicRMW ||
-                 op == LLVMAtomicCmpXchg) {
-        for (LLVMBasicBlockRef b2 = LLVMGetFirstBasicBlock(g->primal); b2;
-             b2 = LLVMGetNextBasicBlock(b2))
-          for (LLVMValueRef j = LLVMGetFirstInstruction(b2); j;
-               j = LLVMGetNextInstruction(j))
-            if (zy_activity_shadowed(g->act, j) ||
-                (LLVMGetNumOperands(j) &&
-                 zy_activity_shadowed(g->act, LLVMGetOperand(j, 0))))
-              return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
-                                  "integer-to-pointer casts and atomics "
-                                  "in functions that use memory with a "
-                                  "shadow are not supported yet");
+      } else if (op == LLVMIntToPtr &&
+                 !zy_activity_shadowed(g->act, LLVMGetOperand(i, 0)) &&
+                 int_from_shadowed_pointer(g, LLVMGetOperand(i, 0), 0)) {
+        return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                            "use pointer arithmetic (or only + and - on the "
+                            "integer)",
+                            "a pointer is rebuilt from integer arithmetic "
+                            "Zymase cannot mirror on its shadow");
+      } else if (op == LLVMIntToPtr &&
+                 !zy_activity_shadowed(g->act, LLVMGetOperand(i, 0)) &&
+                 !LLVMIsAConstant(LLVMGetOperand(i, 0)) &&
+                 uses_shadows(g)) {
+        return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                            "pass the memory as a pointer, with enzyme_const "
+                            "if it carries no derivatives",
+                            "a pointer made from an integer may reach memory "
+                            "with derivatives");
+      } else if ((op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg) &&
+                 uses_shadows(g)) {
+        return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                            "atomics in functions that use memory with a "
+                            "shadow are not supported yet");
       }
     }
   return 0;

@@ -242,11 +242,17 @@ int zy_shadow_forward(ZyGen *g, LLVMValueRef i) {
   case LLVMGetElementPtr:
   case LLVMBitCast:
   case LLVMAddrSpaceCast:
-  case LLVMFreeze: {
-    LLVMValueRef base = shadow_of(g, LLVMGetOperand(i, 0));
+  case LLVMFreeze:
+  case LLVMPtrToInt:
+  case LLVMIntToPtr:
+  case LLVMAdd:
+  case LLVMSub: {
+    /* The same operation on the shadow of the shadowed operand. */
+    unsigned k = zy_activity_shadowed(g->act, LLVMGetOperand(i, 0)) ? 0 : 1;
+    LLVMValueRef base = shadow_of(g, LLVMGetOperand(i, k));
     s = LLVMInstructionClone(c);
     LLVMInsertIntoBuilderWithName(g->b, s, name);
-    LLVMSetOperand(s, 0, base);
+    LLVMSetOperand(s, k, base);
     break;
   }
   case LLVMLoad:

@@ -208,7 +208,8 @@ static int returns_constant_memory(LLVMValueRef fn) {
 }
 
 /* Shadowed pointers: dup arguments, local and heap memory (which may come
- * to hold derivatives), and pointers derived from shadowed ones. */
+ * to hold derivatives), and pointers derived from shadowed ones, also
+ * through their integer bits (ptrtoint, + and - an offset, inttoptr). */
 static int derives_shadow(ZyActivity *a, LLVMValueRef i) {
   switch (LLVMGetInstructionOpcode(i)) {
   case LLVMAlloca:
@@ -218,6 +219,8 @@ static int derives_shadow(ZyActivity *a, LLVMValueRef i) {
      * external ones given shadowed pointers: they may point to memory
      * with derivatives. */
     LLVMValueRef f = LLVMGetCalledValue(i);
+    if (!is_ptr(i))
+      return 0;
     if (zy_activity_allocation(i) != ZY_ALLOC_NONE)
       return 1;
     if (!f || !LLVMIsAFunction(f) || zy_activity_inactive_function(f))
@@ -229,12 +232,19 @@ static int derives_shadow(ZyActivity *a, LLVMValueRef i) {
         return 1;
     return 0;
   }
+  case LLVMLoad: /* a pointer stored in shadowed memory */
+    return is_ptr(i) && zy_map_has(&a->shadowed, LLVMGetOperand(i, 0));
   case LLVMGetElementPtr:
   case LLVMBitCast:
   case LLVMAddrSpaceCast:
   case LLVMFreeze:
-  case LLVMLoad: /* a pointer stored in shadowed memory */
+  case LLVMPtrToInt: /* pointer bits, mirrored on the shadow's bits */
+  case LLVMIntToPtr:
     return zy_map_has(&a->shadowed, LLVMGetOperand(i, 0));
+  case LLVMAdd: /* pointer bits plus or minus an offset */
+  case LLVMSub:
+    return zy_map_has(&a->shadowed, LLVMGetOperand(i, 0)) !=
+           zy_map_has(&a->shadowed, LLVMGetOperand(i, 1));
   case LLVMPHI:
     for (unsigned k = 0; k < LLVMCountIncoming(i); k++)
       if (zy_map_has(&a->shadowed, LLVMGetIncomingValue(i, k)))
@@ -283,8 +293,9 @@ static void compute_shadowed(ZyActivity *a, LLVMValueRef fn,
          bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
            i = LLVMGetNextInstruction(i))
-        if (is_ptr(i) && !zy_map_has(&a->shadowed, i) &&
-            derives_shadow(a, i)) {
+        if ((is_ptr(i) ||
+             LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMIntegerTypeKind) &&
+            !zy_map_has(&a->shadowed, i) && derives_shadow(a, i)) {
           zy_map_put(&a->shadowed, i, YES);
           changed = 1;
         }
