@@ -166,6 +166,9 @@ int zy_shadow_phis(ZyGen *g, ZyVec *phis);
  * position. */
 LLVMValueRef zy_shadow_lookup(ZyGen *g, LLVMValueRef p);
 
+/* Whether `call` is posix_memalign. */
+int zy_is_memalign(LLVMValueRef call);
+
 /* Whether the allocation returned by `call` is freed (or realloc'd) in
  * this function; then its shadow is freed in the reverse sweep, else it
  * escapes to the caller with the primal. */

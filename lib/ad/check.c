@@ -136,7 +136,8 @@ static int call_takes_shadowed(LLVMValueRef call) {
   const char *name = callee && LLVMIsAFunction(callee)
                          ? LLVMGetValueName(callee)
                          : "";
-  return zy_activity_allocation(call) == ZY_ALLOC_MALLOC ||
+  return !strcmp(name, "posix_memalign") ||
+         zy_activity_allocation(call) == ZY_ALLOC_MALLOC ||
          zy_activity_allocation(call) == ZY_ALLOC_CALLOC ||
          zy_activity_allocation(call) == ZY_ALLOC_ALIGNED ||
          zy_activity_deallocation(call) || !strncmp(name, "llvm.mem", 8) ||

@@ -29,7 +29,31 @@ static int is_memset(LLVMValueRef i) {
 /* Whether the allocation `call` is freed in this function.  Otherwise it
  * escapes (returned, or stored for the caller), and so does its shadow:
  * the gradient leaves both to the caller. */
+int zy_is_memalign(LLVMValueRef call) {
+  return !strcmp(callee_name(call), "posix_memalign");
+}
+
+/* Whether the memory posix_memalign stored in *memptr is freed here: a
+ * free of a pointer loaded from memptr. */
+static int memalign_freed_here(LLVMValueRef call) {
+  LLVMValueRef slot = LLVMGetOperand(call, 0);
+  for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef l = LLVMGetUser(u);
+    if (!LLVMIsALoadInst(l))
+      continue;
+    for (LLVMUseRef v = LLVMGetFirstUse(l); v; v = LLVMGetNextUse(v)) {
+      LLVMValueRef f = LLVMGetUser(v);
+      if (LLVMIsACallInst(f) && zy_activity_deallocation(f) &&
+          LLVMGetOperand(f, 0) == l)
+        return 1;
+    }
+  }
+  return 0;
+}
+
 int zy_freed_here(LLVMValueRef call) {
+  if (zy_is_memalign(call))
+    return memalign_freed_here(call);
   for (LLVMUseRef u = LLVMGetFirstUse(call); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
     if (LLVMIsACallInst(user) && LLVMGetOperand(user, 0) == call &&
@@ -55,6 +79,9 @@ int zy_reverse_memory_needed(ZyGen *g, LLVMValueRef i) {
   case LLVMCall:
     if (is_memcpy(i) || is_memset(i))
       return zy_activity_shadowed(g->act, LLVMGetOperand(i, 0));
+    if (zy_is_memalign(i))
+      return zy_activity_shadowed(g->act, LLVMGetOperand(i, 0)) &&
+             zy_freed_here(i);
     return zy_activity_shadowed(g->act, i) &&
            (zy_activity_allocation(i) == ZY_ALLOC_REALLOC ||
             (zy_activity_allocation(i) != ZY_ALLOC_NONE && zy_freed_here(i)));

@@ -205,11 +205,31 @@ static LLVMValueRef shadow_allocation(ZyGen *g, LLVMValueRef i,
   return s;
 }
 
+/* posix_memalign(&p, align, n) into memory with a shadow: a second,
+ * zeroed allocation for the shadow, stored where the shadow of p is.  The
+ * shadow is recorded under the call, for the reverse sweep to free. */
+static void shadow_memalign(ZyGen *g, LLVMValueRef i, LLVMValueRef c) {
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(g->zm->ctx, 0);
+  LLVMValueRef slot = zy_new_slot(g, ptr, "memalign.shadow", 0);
+  LLVMValueRef args[3] = {slot, LLVMGetOperand(c, 1), LLVMGetOperand(c, 2)};
+  LLVMBuildCall2(g->b, LLVMGetCalledFunctionType(c), LLVMGetCalledValue(c),
+                 args, 3, "");
+  LLVMValueRef s = LLVMBuildLoad2(g->b, ptr, slot, "memalign.shadow");
+  zero(g, s, LLVMGetOperand(c, 2));
+  LLVMBuildStore(g->b, s, shadow_of(g, LLVMGetOperand(i, 0)));
+  zy_map_put(&g->shadow, i, s);
+}
+
 int zy_shadow_forward(ZyGen *g, LLVMValueRef i) {
   LLVMValueRef c = zy_map_get(&g->vmap, i);
   LLVMOpcode op = LLVMGetInstructionOpcode(i);
   if (op == LLVMStore) {
     store_pointer(g, i);
+    return 0;
+  }
+  if (op == LLVMCall && zy_is_memalign(i) &&
+      zy_activity_shadowed(g->act, LLVMGetOperand(i, 0))) {
+    shadow_memalign(g, i, c);
     return 0;
   }
   if (op == LLVMCall) {
