@@ -51,17 +51,81 @@ static int memalign_freed_here(LLVMValueRef call) {
   return 0;
 }
 
+/* The values that hold pointer `p` in its function: itself, and loads of
+ * local variables it is stored in (unoptimized code keeps parameters in
+ * stack slots). */
+static void copies_of(LLVMValueRef p, ZyVec *out) {
+  zy_vec_push(out, p);
+  for (size_t k = 0; k < out->len && k < 32; k++)
+    for (LLVMUseRef u = LLVMGetFirstUse(out->data[k]); u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef st = LLVMGetUser(u);
+      LLVMValueRef slot = LLVMIsAStoreInst(st) ? LLVMGetOperand(st, 1) : NULL;
+      if (!slot || LLVMGetOperand(st, 0) != out->data[k] ||
+          !LLVMIsAAllocaInst(slot))
+        continue;
+      for (LLVMUseRef v = LLVMGetFirstUse(slot); v; v = LLVMGetNextUse(v))
+        if (LLVMIsALoadInst(LLVMGetUser(v)) &&
+            !zy_vec_contains(out, LLVMGetUser(v)))
+          zy_vec_push(out, LLVMGetUser(v));
+    }
+}
+
+/* Whether function `fn` (with a body) frees its parameter `k`, itself or
+ * through the functions it passes it to. */
+static int frees_param(LLVMValueRef fn, unsigned k, int depth) {
+  if (depth > 4 || LLVMIsDeclaration(fn) || k >= LLVMCountParams(fn))
+    return 0;
+  ZyVec copies = {0};
+  copies_of(LLVMGetParam(fn, k), &copies);
+  int freed = 0;
+  for (size_t c = 0; c < copies.len && !freed; c++) {
+    LLVMValueRef p = copies.data[c];
+    for (LLVMUseRef u = LLVMGetFirstUse(p); u && !freed; u = LLVMGetNextUse(u)) {
+      LLVMValueRef user = LLVMGetUser(u);
+      if (!LLVMIsACallInst(user))
+        continue;
+      if (zy_activity_deallocation(user) && LLVMGetOperand(user, 0) == p) {
+        freed = 1;
+        break;
+      }
+      LLVMValueRef callee = LLVMGetCalledValue(user);
+      for (unsigned a = 0; a < LLVMGetNumArgOperands(user) && !freed; a++)
+        freed = LLVMGetOperand(user, a) == p && callee &&
+                LLVMIsAFunction(callee) && frees_param(callee, a, depth + 1);
+    }
+  }
+  zy_vec_free(&copies);
+  return freed;
+}
+
 int zy_freed_here(LLVMValueRef call) {
   if (zy_is_memalign(call))
     return memalign_freed_here(call);
-  for (LLVMUseRef u = LLVMGetFirstUse(call); u; u = LLVMGetNextUse(u)) {
-    LLVMValueRef user = LLVMGetUser(u);
-    if (LLVMIsACallInst(user) && LLVMGetOperand(user, 0) == call &&
-        (zy_activity_deallocation(user) ||
-         zy_activity_allocation(user) == ZY_ALLOC_REALLOC))
-      return 1;
+  /* Freed, reallocated, or passed to a function that frees it; also
+   * through local variables holding it. */
+  ZyVec copies = {0};
+  copies_of(call, &copies);
+  int freed = 0;
+  for (size_t c = 0; c < copies.len && !freed; c++) {
+    LLVMValueRef p = copies.data[c];
+    for (LLVMUseRef u = LLVMGetFirstUse(p); u && !freed; u = LLVMGetNextUse(u)) {
+      LLVMValueRef user = LLVMGetUser(u);
+      if (!LLVMIsACallInst(user))
+        continue;
+      LLVMValueRef callee = LLVMGetCalledValue(user);
+      if (LLVMGetOperand(user, 0) == p &&
+          (zy_activity_deallocation(user) ||
+           zy_activity_allocation(user) == ZY_ALLOC_REALLOC)) {
+        freed = 1;
+        break;
+      }
+      for (unsigned a = 0; a < LLVMGetNumArgOperands(user) && !freed; a++)
+        freed = LLVMGetOperand(user, a) == p && callee &&
+                LLVMIsAFunction(callee) && frees_param(callee, a, 0);
+    }
   }
-  return 0;
+  zy_vec_free(&copies);
+  return freed;
 }
 
 int zy_reverse_memory_needed(ZyGen *g, LLVMValueRef i) {

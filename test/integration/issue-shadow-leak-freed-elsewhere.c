@@ -1,12 +1,8 @@
 // Heap memory freed other than by a free() of the malloc'd value itself:
 // by a callee, or (with -zymase-no-preopt) through a pointer reloaded from
-// a local variable.  The gradient must free the shadow too; it leaked it,
-// since a shadow is freed only when the allocation's own value reaches
-// free() in the same function.
+// a local variable.  The gradient must free the shadow too (it leaked it
+// when only a free() of the allocation's own value counted).
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// XFAIL: *
-// Known leak: the shadow of an allocation is freed only when the primal is
-// freed in the same function; here a callee frees it.
 // RUN: %clang -O0 %s -o %t0 && %valgrind %t0
 // RUN: %clang -O2 %s -o %t2 && %valgrind %t2
 // RUN: %clang -O0 -Xclang -load -Xclang %plugin -mllvm -zymase-no-preopt %s -o %tn && %valgrind %tn
