@@ -327,7 +327,21 @@ static int lower(Lowering *l) {
     l->sig.active_ret = 1;
     l->args[l->nargs++] = zy_const_fp(fret, 1.0);
   }
-  LLVMValueRef grad = zy_gradient(l->zm, l->fn, l->sig, NULL);
+  /* What the caller's code says about the arguments' types seeds the
+   * function's type analysis. */
+  ZyTypes *ct = zy_types_analyze(caller, NULL);
+  unsigned np = LLVMCountParams(l->fn);
+  ZyTT *seeds = calloc(np + 1, sizeof *seeds);
+  for (unsigned k = 0; k < np; k++) {
+    const ZyTT *t = zy_types_of(ct, l->args[k]);
+    if (t)
+      zy_tt_merge(&seeds[k], t);
+  }
+  zy_types_free(ct);
+  LLVMValueRef grad = zy_gradient(l->zm, l->fn, l->sig, seeds);
+  for (unsigned k = 0; k < np; k++)
+    zy_tt_free(&seeds[k]);
+  free(seeds);
   if (!grad)
     return -1;
   LLVMValueRef grads = LLVMBuildCall2(l->b, LLVMGlobalGetValueType(grad), grad,
