@@ -183,3 +183,26 @@ LLVMValueRef zy_digamma(LLVMBuilderRef b, LLVMValueRef x) {
     fn = build_digamma(m, t, name);
   return LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, &x, 1, "");
 }
+
+LLVMValueRef zy_runtime_fn(LLVMModuleRef m, const char *name, LLVMTypeRef fty) {
+  LLVMValueRef fn = LLVMGetNamedFunction(m, name);
+  return fn ? fn : LLVMAddFunction(m, name, fty);
+}
+
+LLVMValueRef zy_call_malloc(LLVMBuilderRef b, LLVMValueRef bytes,
+                            const char *name) {
+  LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(bytes));
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
+  LLVMTypeRef fty = LLVMFunctionType(LLVMPointerTypeInContext(c, 0), &i64, 1, 0);
+  LLVMValueRef n = LLVMBuildZExtOrBitCast(b, bytes, i64, "");
+  return LLVMBuildCall2(b, fty, zy_runtime_fn(zy_builder_module(b), "malloc", fty),
+                        &n, 1, name);
+}
+
+void zy_call_free(LLVMBuilderRef b, const char *fn, LLVMValueRef p) {
+  LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(p));
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0);
+  LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(c), &ptr, 1, 0);
+  LLVMBuildCall2(b, fty, zy_runtime_fn(zy_builder_module(b), fn, fty), &p, 1,
+                 "");
+}

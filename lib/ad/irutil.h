@@ -27,6 +27,13 @@ LLVMValueRef zy_powi(LLVMBuilderRef b, LLVMValueRef x, LLVMValueRef n);
  * emitted into the module once per type. */
 LLVMValueRef zy_digamma(LLVMBuilderRef b, LLVMValueRef x);
 
+/* The declaration of C runtime function `name` in `m` (declared with
+ * `fty` if missing); and calls to malloc(bytes) and free(p). */
+LLVMValueRef zy_runtime_fn(LLVMModuleRef m, const char *name, LLVMTypeRef fty);
+LLVMValueRef zy_call_malloc(LLVMBuilderRef b, LLVMValueRef bytes,
+                            const char *name);
+void zy_call_free(LLVMBuilderRef b, const char *fn, LLVMValueRef p);
+
 /* The function and module the builder is positioned in. */
 LLVMValueRef zy_builder_function(LLVMBuilderRef b);
 LLVMModuleRef zy_builder_module(LLVMBuilderRef b);

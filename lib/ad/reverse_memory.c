@@ -6,6 +6,8 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
+#include "irutil.h"
+
 #include <llvm-c/Target.h>
 
 #include <stdio.h>
@@ -209,11 +211,7 @@ static LLVMValueRef move_helper(ZyGen *g, LLVMTypeRef t) {
   LLVMValueRef from = LLVMGetParam(fn, 0), to = LLVMGetParam(fn, 1);
   LLVMValueRef bytes = LLVMGetParam(fn, 2);
   LLVMPositionBuilderAtEnd(b, entry);
-  LLVMTypeRef mty = LLVMFunctionType(ptr, &i64t, 1, 0);
-  LLVMValueRef mal = LLVMGetNamedFunction(m, "malloc");
-  if (!mal)
-    mal = LLVMAddFunction(m, "malloc", mty);
-  LLVMValueRef tmp = LLVMBuildCall2(b, mty, mal, &bytes, 1, "tmp");
+  LLVMValueRef tmp = zy_call_malloc(b, bytes, "tmp");
   LLVMBuildMemCpy(b, tmp, 1, from, 1, bytes);
   LLVMBuildMemSet(b, from, LLVMConstInt(LLVMInt8TypeInContext(c), 0, 0),
                   bytes, 1);
@@ -233,11 +231,7 @@ static LLVMValueRef move_helper(ZyGen *g, LLVMTypeRef t) {
   LLVMBasicBlockRef kfrom[2] = {entry, loop};
   LLVMAddIncoming(k, kin, kfrom, 2);
   LLVMPositionBuilderAtEnd(b, done);
-  LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(c), &ptr, 1, 0);
-  LLVMValueRef fr = LLVMGetNamedFunction(m, "free");
-  if (!fr)
-    fr = LLVMAddFunction(m, "free", fty);
-  LLVMBuildCall2(b, fty, fr, &tmp, 1, "");
+  zy_call_free(b, "free", tmp);
   LLVMBuildRetVoid(b);
   LLVMDisposeBuilder(b);
   return fn;
@@ -437,13 +431,7 @@ void zy_free_shadow(ZyGen *g, LLVMValueRef call, LLVMValueRef s) {
   const char *name = !strcmp(alloc, "_Znwm")   ? "_ZdlPv"
                      : !strcmp(alloc, "_Znam") ? "_ZdaPv"
                                                : "free";
-  LLVMContextRef c = g->zm->ctx;
-  LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0);
-  LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(c), &ptr, 1, 0);
-  LLVMValueRef fn = LLVMGetNamedFunction(g->zm->mod, name);
-  if (!fn)
-    fn = LLVMAddFunction(g->zm->mod, name, fty);
-  LLVMBuildCall2(g->b, fty, fn, &s, 1, "");
+  zy_call_free(g->b, name, s);
 }
 
 int zy_reverse_memory(ZyGen *g, LLVMValueRef i, LLVMValueRef d) {

@@ -7,6 +7,8 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
+#include "irutil.h"
+
 #include <llvm-c/Target.h>
 #include <stdio.h>
 #include <string.h>
@@ -154,14 +156,9 @@ static LLVMValueRef allocation_size(ZyGen *g, LLVMValueRef p) {
  * the adjoints of the kept bytes back to it. */
 static LLVMValueRef shadow_realloc(ZyGen *g, LLVMValueRef i, const char *name) {
   LLVMContextRef c = g->zm->ctx;
-  LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), i64t = LLVMInt64TypeInContext(c);
-  LLVMTypeRef mty = LLVMFunctionType(ptr, &i64t, 1, 0);
-  LLVMValueRef mal = LLVMGetNamedFunction(g->zm->mod, "malloc");
-  if (!mal)
-    mal = LLVMAddFunction(g->zm->mod, "malloc", mty);
   LLVMValueRef n = LLVMBuildZExtOrBitCast(g->b, map(g, LLVMGetOperand(i, 1)),
-                                          i64t, "");
-  LLVMValueRef s = LLVMBuildCall2(g->b, mty, mal, &n, 1, name);
+                                          LLVMInt64TypeInContext(c), "");
+  LLVMValueRef s = zy_call_malloc(g->b, n, name);
   LLVMValueRef old = allocation_size(g, LLVMGetOperand(i, 0));
   LLVMValueRef keep = LLVMBuildSelect(
       g->b, LLVMBuildICmp(g->b, LLVMIntULT, old, n, ""), old, n, "");

@@ -7,6 +7,8 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
+#include "irutil.h"
+
 #include <llvm-c/Target.h>
 
 /* Moves every block of `from` that `keep` says into `to`, in order. */
@@ -24,11 +26,6 @@ static void move_blocks(LLVMValueRef from, LLVMValueRef to, ZyMap *keep,
   zy_vec_free(&blocks);
 }
 
-static LLVMValueRef runtime(ZyGen *g, const char *name, LLVMTypeRef fty) {
-  LLVMValueRef fn = LLVMGetNamedFunction(g->zm->mod, name);
-  return fn ? fn : LLVMAddFunction(g->zm->mod, name, fty);
-}
-
 static LLVMValueRef tape_field(LLVMBuilderRef b, LLVMTypeRef tt,
                                LLVMValueRef tape, unsigned k) {
   return LLVMBuildStructGEP2(b, tt, tape, k, "");
@@ -37,11 +34,7 @@ static LLVMValueRef tape_field(LLVMBuilderRef b, LLVMTypeRef tt,
 /* In `aug`: each jump to the reverse start becomes: save the slots in a
  * new tape, return { result, tape }. */
 static void save_tapes(ZyGen *g, LLVMValueRef aug, LLVMTypeRef tt) {
-  LLVMContextRef c = g->zm->ctx;
-  LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0);
-  LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
-  LLVMTypeRef mty = LLVMFunctionType(ptr, &i64, 1, 0);
-  LLVMValueRef malloc_fn = runtime(g, "malloc", mty);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(g->zm->ctx);
   LLVMTargetDataRef td = LLVMGetModuleDataLayout(g->zm->mod);
   LLVMValueRef size = LLVMConstInt(i64, LLVMABISizeOfType(td, tt), 0);
   LLVMTypeRef rty = LLVMGetReturnType(LLVMGlobalGetValueType(aug));
@@ -49,7 +42,7 @@ static void save_tapes(ZyGen *g, LLVMValueRef aug, LLVMTypeRef tt) {
     LLVMBasicBlockRef fb = zy_map_get(&g->vmap, g->retblocks.data[j]);
     LLVMValueRef br = LLVMGetBasicBlockTerminator(fb);
     LLVMPositionBuilderBefore(g->b, br);
-    LLVMValueRef tape = LLVMBuildCall2(g->b, mty, malloc_fn, &size, 1, "tape");
+    LLVMValueRef tape = zy_call_malloc(g->b, size, "tape");
     for (size_t k = 0; k < g->tape.len; k++) {
       LLVMValueRef slot = g->tape.data[k];
       LLVMValueRef v =
@@ -75,8 +68,6 @@ static void save_tapes(ZyGen *g, LLVMValueRef aug, LLVMTypeRef tt) {
  * from the tape, which is then freed. */
 static void load_tape(ZyGen *g, LLVMValueRef rev, LLVMTypeRef tt,
                       LLVMBasicBlockRef entry) {
-  LLVMContextRef c = g->zm->ctx;
-  LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0);
   LLVMValueRef tape = LLVMGetLastParam(rev);
   LLVMPositionBuilderAtEnd(g->b, entry);
   /* Every slot of the combined function that the reverse blocks use. */
@@ -96,9 +87,7 @@ static void load_tape(ZyGen *g, LLVMValueRef rev, LLVMTypeRef tt,
                             : LLVMConstNull(t);
     LLVMBuildStore(g->b, v, s);
   }
-  LLVMTypeRef fty =
-      LLVMFunctionType(LLVMVoidTypeInContext(c), &ptr, 1, 0);
-  LLVMBuildCall2(g->b, fty, runtime(g, "free", fty), &tape, 1, "");
+  zy_call_free(g->b, "free", tape);
   LLVMBuildBr(g->b, g->rstart);
 }
 
