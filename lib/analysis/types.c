@@ -434,7 +434,7 @@ ZyTypes *zy_types_analyze(LLVMValueRef fn, const ZyTT *arg_seeds) {
   /* Facts only grow, so this ends; rounds alternate direction so facts
    * flowing backwards converge as fast as forward ones, and the cap guards
    * against pathological growth of offsets. */
-  for (int round = 0, changed = 1; changed && round < 1000; round++) {
+  for (int round = 0, changed = 1; changed && round < 200; round++) {
     changed = 0;
     for (size_t f = 0; f < T->funcs.len; f++) {
       LLVMValueRef fn = T->funcs.data[f];

@@ -57,6 +57,11 @@ static int cmp_path(const long long *a, int alen, const long long *b,
 int zy_tt_insert(ZyTT *t, const long long *path, int len, ZyTy ty) {
   if (ty == ZY_TY_UNKNOWN || len < 1 || len > ZY_TT_DEPTH)
     return 0;
+  /* Offsets are bounded: recursion through pointer arithmetic would
+   * otherwise grow them without end. */
+  for (int k = 0; k < len; k++)
+    if (path[k] < -4096 || path[k] > 4096)
+      return 0;
   size_t lo = 0, hi = t->n;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
