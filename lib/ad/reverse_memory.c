@@ -72,41 +72,14 @@ static void copies_of(LLVMValueRef p, ZyVec *out) {
     }
 }
 
-/* Whether function `fn` (with a body) frees its parameter `k`, itself or
- * through the functions it passes it to. */
-static int frees_param(LLVMValueRef fn, unsigned k, int depth) {
-  if (depth > 4 || LLVMIsDeclaration(fn) || k >= LLVMCountParams(fn))
+/* Whether pointer `v` (or a local variable holding it) reaches free,
+ * realloc, or a function with a body that frees the parameter it is
+ * passed as. */
+static int value_freed(LLVMValueRef v, int depth) {
+  if (depth > 4)
     return 0;
   ZyVec copies = {0};
-  copies_of(LLVMGetParam(fn, k), &copies);
-  int freed = 0;
-  for (size_t c = 0; c < copies.len && !freed; c++) {
-    LLVMValueRef p = copies.data[c];
-    for (LLVMUseRef u = LLVMGetFirstUse(p); u && !freed; u = LLVMGetNextUse(u)) {
-      LLVMValueRef user = LLVMGetUser(u);
-      if (!LLVMIsACallInst(user))
-        continue;
-      if (zy_activity_deallocation(user) && LLVMGetOperand(user, 0) == p) {
-        freed = 1;
-        break;
-      }
-      LLVMValueRef callee = LLVMGetCalledValue(user);
-      for (unsigned a = 0; a < LLVMGetNumArgOperands(user) && !freed; a++)
-        freed = LLVMGetOperand(user, a) == p && callee &&
-                LLVMIsAFunction(callee) && frees_param(callee, a, depth + 1);
-    }
-  }
-  zy_vec_free(&copies);
-  return freed;
-}
-
-int zy_freed_here(LLVMValueRef call) {
-  if (zy_is_memalign(call))
-    return memalign_freed_here(call);
-  /* Freed, reallocated, or passed to a function that frees it; also
-   * through local variables holding it. */
-  ZyVec copies = {0};
-  copies_of(call, &copies);
+  copies_of(v, &copies);
   int freed = 0;
   for (size_t c = 0; c < copies.len && !freed; c++) {
     LLVMValueRef p = copies.data[c];
@@ -123,11 +96,19 @@ int zy_freed_here(LLVMValueRef call) {
       }
       for (unsigned a = 0; a < LLVMGetNumArgOperands(user) && !freed; a++)
         freed = LLVMGetOperand(user, a) == p && callee &&
-                LLVMIsAFunction(callee) && frees_param(callee, a, 0);
+                LLVMIsAFunction(callee) && !LLVMIsDeclaration(callee) &&
+                a < LLVMCountParams(callee) &&
+                value_freed(LLVMGetParam(callee, a), depth + 1);
     }
   }
   zy_vec_free(&copies);
   return freed;
+}
+
+int zy_freed_here(LLVMValueRef call) {
+  if (zy_is_memalign(call))
+    return memalign_freed_here(call);
+  return value_freed(call, 0);
 }
 
 int zy_reverse_memory_needed(ZyGen *g, LLVMValueRef i) {
