@@ -67,6 +67,33 @@ LLVMTypeRef zy_gradient_return_type(LLVMValueRef fn, ZySig sig);
 
 /* --- State of one gradient under construction --------------------------- */
 
+/* One loop of the primal (loop-simplified: a preheader, one latch,
+ * dedicated exits; LCSSA) and what the sweeps keep for it.  The forward
+ * sweep numbers every execution of the header: `count` is how many there
+ * have been so far in this call, and the values of one iteration that the
+ * reverse sweep needs are cached at that index, in buffers grown when
+ * `count` reaches their capacity (or reserved in the preheader when the
+ * trip count is known there).  The reverse sweep runs the iterations
+ * backwards, decrementing `count` at each header, so the index of the
+ * iteration being reversed is always `count - 1`; `rc` is that iteration's
+ * number within its entry into the loop, set when the reverse sweep
+ * enters the loop through an exit and counted down to 0, where it leaves
+ * the loop to the preheader. */
+typedef struct ZyLoop {
+  struct ZyLoop *parent;
+  int depth;                  /* 1 for an outermost loop                */
+  LLVMBasicBlockRef header, preheader, latch; /* primal                  */
+  LLVMValueRef trip;          /* primal i64 trip count, or NULL         */
+  LLVMValueRef iv;            /* forward: iteration number in the entry */
+  LLVMValueRef idx;           /* forward: index of the iteration        */
+  LLVMBasicBlockRef body;     /* forward: the header's code after the
+                                 counters and the growth check          */
+  LLVMValueRef count, rc, cap;/* i64 slots (see above)                  */
+  ZyVec bufs;                 /* slots holding the buffers' pointers    */
+  ZyVec btypes;               /* ... and their element types            */
+  ZyVec sites;                /* ZyGrowSite*: where buffers grow        */
+} ZyLoop;
+
 typedef struct ZyGen {
   ZyModule *zm;
   LLVMValueRef user;   /* the user's function, for names and errors      */
@@ -99,6 +126,20 @@ typedef struct ZyGen {
   LLVMValueRef retslot;/* which return was taken                         */
   LLVMBasicBlockRef rstart;
   ZyMap tapes;         /* primal call -> forward value of its tape       */
+  /* Loops (loops.c). */
+  ZyLoopNest *nest;
+  ZyLoop *loops;
+  unsigned nloops;
+  ZyMap loopof;        /* primal block -> innermost ZyLoop* holding it   */
+  ZyMap loopiv;        /* forward iteration number -> its ZyLoop*        */
+  ZyMap fend;          /* primal block -> forward block of its terminator */
+  ZyVec fextra;        /* forward blocks that copy no primal block       */
+  ZyMap exitivs;       /* primal exit block -> ZyVec* of (ZyLoop*, phi)
+                          pairs: the iteration number each loop left at  */
+  ZyVec fixups;        /* (phi, primal block) pairs: zymase phis whose
+                          incoming values are added after the sweep      */
+  ZyVec report;        /* char*: lines of the cache report               */
+  LLVMValueRef retinst;/* the gradient's return (end of the reverse)     */
   LLVMBuilderRef b;    /* positioned in the reverse sweep                */
   LLVMValueRef cur;    /* primal instruction being reversed (for errors) */
 } ZyGen;
@@ -106,9 +147,44 @@ typedef struct ZyGen {
 /* preprocess.c: step 1, the simplified clone to differentiate. */
 LLVMValueRef zy_preprocess(LLVMValueRef fn);
 
-/* check.c: step 2 (control flow) and step 4 (flows of derivatives and
- * memory operations the sweeps handle); 0, or -1 after an error. */
-int zy_check_control_flow(ZyGen *g);
+/* loops.c: step 2, the loops of the primal (irreducible control flow is
+ * refused); 0, or -1 after an error. */
+int zy_loops_analyze(ZyGen *g);
+
+/* The innermost loop holding primal block `bb`, or NULL; whether loop
+ * `l` holds `bb`. */
+ZyLoop *zy_loop_of(ZyGen *g, LLVMBasicBlockRef bb);
+int zy_loop_contains(ZyGen *g, ZyLoop *l, LLVMBasicBlockRef bb);
+
+/* Forward sweep hooks: after the phis of primal block `bb` (iteration
+ * counters of a header, iteration numbers at a loop exit), and before its
+ * terminator (buffer reservation in a preheader). */
+void zy_loops_forward_begin(ZyGen *g, LLVMBasicBlockRef bb);
+void zy_loops_forward_end(ZyGen *g, LLVMBasicBlockRef bb);
+/* Adds the incoming values of the phis the hooks made. */
+void zy_loops_forward_fixups(ZyGen *g);
+
+/* Reverse sweep: on the way from the reverse of `bb` to the reverse of
+ * its predecessor `pred`, sets the iteration numbers of the loops that
+ * hold `pred` but not `bb`. */
+void zy_loops_enter(ZyGen *g, LLVMBasicBlockRef bb, LLVMBasicBlockRef pred);
+
+/* Forward value `fv` of a block of loop `l`, at the reverse builder
+ * position: recomputed from the iteration number, or loaded from the
+ * loop's buffer. */
+LLVMValueRef zy_loops_reload(ZyGen *g, LLVMValueRef fv, ZyLoop *l);
+
+/* Adds a line about forward value `fv` to the cache report
+ * (-zymase-print-cache): `how` says where it is kept. */
+void zy_loops_report(ZyGen *g, LLVMValueRef fv, const char *how);
+
+/* After both sweeps: buffer growth in the forward, frees at the end of
+ * the reverse, the cache report. */
+void zy_loops_finish(ZyGen *g);
+void zy_loops_free(ZyGen *g);
+
+/* check.c: step 4 (flows of derivatives and memory operations the sweeps
+ * handle); 0, or -1 after an error. */
 int zy_check_supported(ZyGen *g);
 
 /* The distinct predecessors of primal block `bb`, in a fixed order. */

@@ -1,6 +1,6 @@
-/* check.c - steps 2 and 4 of a gradient: what the sweeps can handle, so
+/* check.c - step 4 of a gradient: what the sweeps can handle, so
  * that everything else is refused with a clear error before any code is
- * generated: control flow, places where a derivative would be dropped,
+ * generated: places where a derivative would be dropped,
  * memory operations on pointers with shadows.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
@@ -9,26 +9,6 @@
 #include "rules.h"
 
 #include <string.h>
-
-/* Control flow the reverse sweep handles (acyclic for now). */
-int zy_check_control_flow(ZyGen *g) {
-  LLVMBasicBlockRef cyc = zy_llvm_find_cycle(g->primal);
-  if (!cyc)
-    return 0;
-  /* Point at the block's first instruction that has a source location. */
-  LLVMValueRef at = LLVMGetBasicBlockTerminator(cyc);
-  for (LLVMValueRef i = LLVMGetFirstInstruction(cyc); i;
-       i = LLVMGetNextInstruction(i))
-    if (LLVMGetDebugLocLine(i)) {
-      at = i;
-      break;
-    }
-  return zy_error(ZY_ERR_UNSUPPORTED, g->user, at,
-                  "a loop with a small constant trip count is unrolled "
-                  "and works; tail recursion is turned into a loop at -O2",
-                  "the function contains a loop (after optimization); "
-                  "loops are not differentiated yet");
-}
 
 /* Whether `p` points into a global the user marked inactive. */
 static int stores_to_inactive_global(LLVMValueRef p) {

@@ -55,23 +55,34 @@ static void lower_return(ZyGen *g, LLVMBasicBlockRef bb, LLVMValueRef ret) {
 }
 
 /* A block with several predecessors records which one it was entered
- * from, so the reverse sweep can go back the same way. */
+ * from, so the reverse sweep can go back the same way (a loop header
+ * knows it from its iteration number).  Its incoming values are added by
+ * add_pred_incoming once every forward block is complete. */
 static void record_predecessor(ZyGen *g, LLVMBasicBlockRef bb) {
   ZyVec *preds = zy_preds(g, bb);
-  if (preds->len < 2)
+  ZyLoop *l = zy_loop_of(g, bb);
+  if (preds->len < 2 || (l && l->header == bb))
     return;
   LLVMTypeRef i32 = LLVMInt32TypeInContext(g->zm->ctx);
-  LLVMValueRef phi = LLVMBuildPhi(g->b, i32, "zymase.from");
-  for (size_t k = 0; k < preds->len; k++) {
-    LLVMValueRef idx = LLVMConstInt(i32, k, 0);
-    LLVMBasicBlockRef from = zy_map_get(&g->vmap, preds->data[k]);
-    /* One entry per edge: a switch may reach bb through several cases. */
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(preds->data[k]);
-    for (unsigned s = 0; s < LLVMGetNumSuccessors(t); s++)
-      if (LLVMGetSuccessor(t, s) == bb)
-        LLVMAddIncoming(phi, &idx, &from, 1);
+  zy_map_put(&g->predidx, bb, LLVMBuildPhi(g->b, i32, "zymase.from"));
+}
+
+static void add_pred_incoming(ZyGen *g) {
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(g->zm->ctx);
+  for (size_t b = 0; b < g->predidx.order.len; b++) {
+    LLVMBasicBlockRef bb = g->predidx.order.data[b];
+    LLVMValueRef phi = zy_map_get(&g->predidx, bb);
+    ZyVec *preds = zy_preds(g, bb);
+    for (size_t k = 0; k < preds->len; k++) {
+      LLVMValueRef idx = LLVMConstInt(i32, k, 0);
+      LLVMBasicBlockRef from = zy_map_get(&g->fend, preds->data[k]);
+      /* One entry per edge: a switch may reach bb through several cases. */
+      LLVMValueRef t = LLVMGetBasicBlockTerminator(preds->data[k]);
+      for (unsigned s = 0; s < LLVMGetNumSuccessors(t); s++)
+        if (LLVMGetSuccessor(t, s) == bb)
+          LLVMAddIncoming(phi, &idx, &from, 1);
+    }
   }
-  zy_map_put(&g->predidx, bb, phi);
 }
 
 /* Points the operands of copy `c` at the forward values. */
@@ -99,10 +110,17 @@ int zy_forward_sweep(ZyGen *g) {
     LLVMBasicBlockRef bb = g->order.data[k];
     LLVMPositionBuilderAtEnd(g->b, zy_map_get(&g->vmap, bb));
     record_predecessor(g, bb);
+    int begun = 0;
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && !err;
          i = LLVMGetNextInstruction(i)) {
       const char *name = LLVMGetValueName(i);
       g->cur = i; /* for errors about this instruction */
+      if (!begun && !LLVMIsAPHINode(i)) {
+        zy_loops_forward_begin(g, bb);
+        begun = 1;
+      }
+      if (LLVMIsATerminatorInst(i))
+        zy_loops_forward_end(g, bb);
       if (LLVMGetInstructionOpcode(i) == LLVMRet) {
         lower_return(g, bb, i);
         continue;
@@ -126,6 +144,7 @@ int zy_forward_sweep(ZyGen *g) {
       }
       err = zy_shadow_forward(g, i);
     }
+    zy_map_put(&g->fend, bb, LLVMGetInsertBlock(g->b));
   }
   /* Phis last: their incoming values may come from later blocks. */
   for (size_t k = 0; k < phis.len && !err; k++) {
@@ -136,9 +155,13 @@ int zy_forward_sweep(ZyGen *g) {
         continue;
       LLVMValueRef v = map(g, LLVMGetIncomingValue(p, j));
       LLVMBasicBlockRef from =
-          zy_map_get(&g->vmap, LLVMGetIncomingBlock(p, j));
+          zy_map_get(&g->fend, LLVMGetIncomingBlock(p, j));
       LLVMAddIncoming(c, &v, &from, 1);
     }
+  }
+  if (!err) {
+    add_pred_incoming(g);
+    zy_loops_forward_fixups(g);
   }
   if (!err)
     err = zy_shadow_phis(g, &phis);

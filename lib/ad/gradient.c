@@ -151,7 +151,7 @@ static void analyse_cfg(ZyGen *g) {
   g->dt = zy_llvm_domtree_new(f);
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
        bb = LLVMGetNextBasicBlock(bb)) {
-    int all = 1;
+    int all = !zy_loop_of(g, bb); /* a loop's values change */
     for (size_t r = 0; r < g->rets.len && all; r++)
       all = zy_llvm_domtree_dominates(g->dt, bb, g->rets.data[r]);
     if (all)
@@ -200,8 +200,10 @@ static void optimize_and_print(ZyGen *g, LLVMValueRef fn) {
   }
 }
 
-/* Step 9: close the entry block, split (in split mode), optimize. */
+/* Step 9: buffer growth and frees, close the entry block, split (in
+ * split mode), optimize. */
 static void finish(ZyGen *g, LLVMValueRef aug, LLVMValueRef rev) {
+  zy_loops_finish(g);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(g->zm->ctx);
   LLVMPositionBuilderAtEnd(b, g->allocas);
   LLVMBuildBr(b, zy_map_get(&g->vmap, LLVMGetEntryBasicBlock(g->primal)));
@@ -232,6 +234,7 @@ static void free_gen(ZyGen *g) {
   zy_map_free(&g->predidx);
   zy_map_free(&g->shadow);
   zy_map_free(&g->tapes);
+  zy_loops_free(g);
   zy_vec_free(&g->tape);
   zy_vec_free(&g->retblocks);
   zy_vec_free(&g->retvals);
@@ -251,7 +254,7 @@ static void free_gen(ZyGen *g) {
 static int build_gradient(ZyGen *g, LLVMValueRef aug, LLVMValueRef rev) {
   g->primal = zy_preprocess(g->user);                             /* 1 */
   verify_step(g, g->primal, "the pre-AD pipeline");
-  if (zy_check_control_flow(g))                                   /* 2 */
+  if (zy_loops_analyze(g))                                        /* 2 */
     return -1;
   g->act = zy_activity_compute(g->primal, g->sig.active_args,     /* 3 */
                                g->sig.dup_args, g->sig.active_ret);

@@ -93,10 +93,14 @@ static LLVMValueRef take_adjoint(ZyGen *g, LLVMValueRef v) {
  * builder position.  Values of blocks that dominate every return are used
  * directly; the others go through a slot stored right after them. */
 LLVMValueRef zy_reload(ZyGen *g, LLVMValueRef fv, LLVMBasicBlockRef pbb) {
+  ZyLoop *l = zy_loop_of(g, pbb);
+  if (l)
+    return zy_loops_reload(g, fv, l);
   if (zy_map_has(&g->domrets, pbb) && !g->split)
     return fv;
   LLVMValueRef slot = zy_map_get(&g->cache, fv);
   if (!slot) {
+    zy_loops_report(g, fv, "once, in a stack slot");
     slot = zy_new_slot(g, LLVMTypeOf(fv), "zymase.cache", 0);
     zy_vec_push(&g->tape, slot);
     LLVMBuilderRef b = LLVMCreateBuilderInContext(g->zm->ctx);
@@ -153,7 +157,7 @@ static int reverse_instruction(ZyGen *g, LLVMValueRef i) {
 static void return_gradients(ZyGen *g) {
   LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(g->grad));
   if (LLVMGetTypeKind(rt) == LLVMVoidTypeKind) {
-    LLVMBuildRetVoid(g->b);
+    g->retinst = LLVMBuildRetVoid(g->b);
     return;
   }
   LLVMValueRef r = LLVMGetUndef(rt);
@@ -168,13 +172,14 @@ static void return_gradients(ZyGen *g) {
                          : LLVMConstNull(LLVMTypeOf(a));
     r = LLVMBuildInsertValue(g->b, r, d, k++, "");
   }
-  LLVMBuildRet(g->b, r);
+  g->retinst = LLVMBuildRet(g->b, r);
 }
 
 /* Leaves a reverse block towards the reverse of predecessor `pred`,
  * handing each phi's adjoint to the value that came from `pred`. */
-static void edge_to(ZyGen *g, LLVMBasicBlockRef pred, ZyVec *phis,
-                    ZyVec *dphis) {
+static void edge_to(ZyGen *g, LLVMBasicBlockRef bb, LLVMBasicBlockRef pred,
+                    ZyVec *phis, ZyVec *dphis) {
+  zy_loops_enter(g, bb, pred);
   for (size_t k = 0; k < phis->len; k++) {
     LLVMValueRef p = phis->data[k];
     unsigned m = LLVMCountIncoming(p);
@@ -187,17 +192,42 @@ static void edge_to(ZyGen *g, LLVMBasicBlockRef pred, ZyVec *phis,
   LLVMBuildBr(g->b, zy_map_get(&g->rblock, pred));
 }
 
+/* Ends the reverse of an iteration of loop `l`: back to the latch (the
+ * previous iteration), or to the preheader after the first. */
+static void leave_header(ZyGen *g, ZyLoop *l, ZyVec *phis, ZyVec *dphis) {
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(g->zm->ctx);
+  LLVMValueRef one = LLVMConstInt(i64, 1, 0);
+  LLVMValueRef r = LLVMBuildLoad2(g->b, i64, l->rc, "zymase.iv");
+  LLVMValueRef n = LLVMBuildLoad2(g->b, i64, l->count, "");
+  LLVMBuildStore(g->b, LLVMBuildSub(g->b, n, one, ""), l->count);
+  LLVMBasicBlockRef first =
+      LLVMAppendBasicBlockInContext(g->zm->ctx, g->grad, "reverse.loop.done");
+  LLVMBasicBlockRef back =
+      LLVMAppendBasicBlockInContext(g->zm->ctx, g->grad, "reverse.loop.back");
+  LLVMBuildCondBr(g->b,
+                  LLVMBuildICmp(g->b, LLVMIntEQ, r, LLVMConstInt(i64, 0, 0), ""),
+                  first, back);
+  LLVMPositionBuilderAtEnd(g->b, back);
+  LLVMBuildStore(g->b, LLVMBuildSub(g->b, r, one, ""), l->rc);
+  edge_to(g, l->header, l->latch, phis, dphis);
+  LLVMPositionBuilderAtEnd(g->b, first);
+  edge_to(g, l->header, l->preheader, phis, dphis);
+}
+
 /* Ends reverse block of `bb`: back to the predecessor the forward sweep
  * came from, or out of the gradient at the entry block. */
 static void leave_block(ZyGen *g, LLVMBasicBlockRef bb, ZyVec *phis,
                         ZyVec *dphis) {
   ZyVec *preds = zy_preds(g, bb);
+  ZyLoop *l = zy_loop_of(g, bb);
   if (bb == LLVMGetEntryBasicBlock(g->primal)) {
     return_gradients(g);
+  } else if (l && l->header == bb) {
+    leave_header(g, l, phis, dphis);
   } else if (preds->len == 0) {
     LLVMBuildUnreachable(g->b);
   } else if (preds->len == 1) {
-    edge_to(g, preds->data[0], phis, dphis);
+    edge_to(g, bb, preds->data[0], phis, dphis);
   } else {
     LLVMValueRef from = zy_reload(g, zy_map_get(&g->predidx, bb), bb);
     LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
@@ -207,7 +237,7 @@ static void leave_block(ZyGen *g, LLVMBasicBlockRef bb, ZyVec *phis,
           LLVMAppendBasicBlockInContext(g->zm->ctx, g->grad, "reverse.edge");
       LLVMAddCase(sw, LLVMConstInt(LLVMTypeOf(from), k, 0), edge);
       LLVMPositionBuilderAtEnd(g->b, edge);
-      edge_to(g, preds->data[k], phis, dphis);
+      edge_to(g, bb, preds->data[k], phis, dphis);
     }
     /* The default is never taken; make it the last edge. */
     LLVMSetSuccessor(sw, 0, LLVMGetInsertBlock(g->b));

@@ -305,8 +305,10 @@ int zy_shadow_phis(ZyGen *g, ZyVec *phis) {
     if (!s)
       continue;
     for (unsigned j = 0; j < LLVMCountIncoming(p); j++) {
+      if (!zy_map_has(&g->reachable, LLVMGetIncomingBlock(p, j)))
+        continue;
       LLVMValueRef v = shadow_of(g, LLVMGetIncomingValue(p, j));
-      LLVMBasicBlockRef from = zy_map_get(&g->vmap, LLVMGetIncomingBlock(p, j));
+      LLVMBasicBlockRef from = zy_map_get(&g->fend, LLVMGetIncomingBlock(p, j));
       if (!v) {
         g->cur = p;
         return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,

@@ -39,7 +39,7 @@ static void save_tapes(ZyGen *g, LLVMValueRef aug, LLVMTypeRef tt) {
   LLVMValueRef size = LLVMConstInt(i64, LLVMABISizeOfType(td, tt), 0);
   LLVMTypeRef rty = LLVMGetReturnType(LLVMGlobalGetValueType(aug));
   for (size_t j = 0; j < g->retblocks.len; j++) {
-    LLVMBasicBlockRef fb = zy_map_get(&g->vmap, g->retblocks.data[j]);
+    LLVMBasicBlockRef fb = zy_map_get(&g->fend, g->retblocks.data[j]);
     LLVMValueRef br = LLVMGetBasicBlockTerminator(fb);
     LLVMPositionBuilderBefore(g->b, br);
     LLVMValueRef tape = zy_call_malloc(g->b, size, "tape");
@@ -111,6 +111,8 @@ void zy_split(ZyGen *g, LLVMValueRef aug, LLVMValueRef rev) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->primal); bb;
        bb = LLVMGetNextBasicBlock(bb))
     zy_map_put(&forward, zy_map_get(&g->vmap, bb), (void *)1);
+  for (size_t k = 0; k < g->fextra.len; k++)
+    zy_map_put(&forward, g->fextra.data[k], (void *)1);
   LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c, rev, "slots");
   move_blocks(work, rev, &forward, 0);
   move_blocks(work, aug, &forward, 1);

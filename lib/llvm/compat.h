@@ -32,6 +32,19 @@ struct ZyThirdParam<R (C::*)(A1, A2, A3, A4) const> {
 using ZyGEPVarOffsets =
     ZyThirdParam<decltype(&llvm::GEPOperator::collectOffset)>::type;
 
+// SCEVExpander takes the DataLayout in LLVM 19 and not in later versions.
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
+template <typename E = llvm::SCEVExpander>
+E zyMakeExpander(llvm::ScalarEvolution &SE, const llvm::DataLayout &DL,
+                 const char *Name) {
+  if constexpr (std::is_constructible_v<E, llvm::ScalarEvolution &,
+                                        const llvm::DataLayout &,
+                                        const char *>)
+    return E(SE, DL, Name);
+  else
+    return E(SE, Name);
+}
+
 // LLVM 22 moved PassPlugin.h from llvm/Passes to llvm/Plugins.
 #if __has_include("llvm/Plugins/PassPlugin.h")
 #include "llvm/Plugins/PassPlugin.h"

@@ -4,7 +4,10 @@
 #include "glue.h"
 #include "compat.h"
 
-#include "llvm/ADT/SCCIterator.h"
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Dominators.h"
@@ -17,6 +20,9 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/CallPromotionUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/LCSSA.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
 #include <numeric>
 
@@ -89,13 +95,109 @@ extern "C" int zy_llvm_domtree_dominates(ZyDomTree *T, LLVMBasicBlockRef a,
 
 extern "C" void zy_llvm_domtree_free(ZyDomTree *T) { delete T; }
 
-extern "C" LLVMBasicBlockRef zy_llvm_find_cycle(LLVMValueRef fn) {
-  Function *F = unwrap<Function>(fn);
-  for (auto I = scc_begin(F); !I.isAtEnd(); ++I)
-    if (I.hasCycle())
-      return wrap((*I).front());
+struct ZyLoopNest {
+  DominatorTree DT;
+  LoopInfo LI;
+  SmallVector<Loop *, 8> Loops; // preorder: parents first
+  DenseMap<Loop *, unsigned> Index;
+  DenseMap<BasicBlock *, Value *> Trips; // by header
+  Function *F;
+};
+
+// The trip count (header executions per entry) of each loop whose count
+// scalar evolution knows before the loop, expanded at the end of its
+// preheader.  Counts that vary with an enclosing loop are expanded too:
+// they only use values available in the preheader.
+static void expand_trip_counts(Function &F, ZyLoopNest &N) {
+  FunctionAnalysisManager FAM;
+  PassBuilder PB;
+  PB.registerFunctionAnalyses(FAM);
+  auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
+  auto &LI = FAM.getResult<LoopAnalysis>(F);
+  const DataLayout &DL = F.getParent()->getDataLayout();
+  Type *I64 = Type::getInt64Ty(F.getContext());
+  SCEVExpander Exp = zyMakeExpander(SE, DL, "zymase.trip");
+  for (Loop *L : LI.getLoopsInPreorder()) {
+    BasicBlock *Pre = L->getLoopPreheader();
+    const SCEV *BTC = SE.getBackedgeTakenCount(L);
+    if (!Pre || isa<SCEVCouldNotCompute>(BTC) ||
+        !BTC->getType()->isIntegerTy() ||
+        BTC->getType()->getIntegerBitWidth() > 64)
+      continue;
+    const SCEV *Trip =
+        SE.getAddExpr(SE.getZeroExtendExpr(BTC, I64), SE.getOne(I64));
+    Instruction *At = Pre->getTerminator();
+    if (!Exp.isSafeToExpandAt(Trip, At))
+      continue;
+    // Addrecs of enclosing loops would make the expander add phis there.
+    if (SCEVExprContains(Trip, [](const SCEV *S) {
+          return isa<SCEVAddRecExpr>(S);
+        }))
+      continue;
+    N.Trips[L->getHeader()] = Exp.expandCodeFor(Trip, I64, At);
+  }
+  Exp.clear();
+}
+
+extern "C" ZyLoopNest *zy_llvm_loops_new(LLVMValueRef fn) {
+  Function &F = *unwrap<Function>(fn);
+  {
+    FunctionAnalysisManager FAM;
+    PassBuilder PB;
+    PB.registerFunctionAnalyses(FAM);
+    FunctionPassManager FPM;
+    FPM.addPass(LoopSimplifyPass());
+    FPM.addPass(LCSSAPass());
+    FPM.run(F, FAM);
+  }
+  auto *N = new ZyLoopNest;
+  N->F = &F;
+  expand_trip_counts(F, *N);
+  N->DT.recalculate(F);
+  N->LI.analyze(N->DT);
+  for (Loop *L : N->LI.getLoopsInPreorder()) {
+    N->Index[L] = N->Loops.size();
+    N->Loops.push_back(L);
+  }
+  return N;
+}
+
+extern "C" unsigned zy_llvm_loops_count(ZyLoopNest *N) {
+  return N->Loops.size();
+}
+
+extern "C" void zy_llvm_loops_describe(ZyLoopNest *N, unsigned l,
+                                       ZyLoopDesc *out) {
+  Loop *L = N->Loops[l];
+  out->header = wrap(L->getHeader());
+  out->preheader = wrap(L->getLoopPreheader());
+  out->latch = wrap(L->getLoopLatch());
+  out->parent = L->getParentLoop() ? (int)N->Index[L->getParentLoop()] : -1;
+  out->dedicated_exits = L->hasDedicatedExits();
+  out->trip = wrap(N->Trips.lookup(L->getHeader()));
+}
+
+extern "C" int zy_llvm_loops_innermost(ZyLoopNest *N, LLVMBasicBlockRef bb) {
+  Loop *L = N->LI.getLoopFor(unwrap(bb));
+  return L ? (int)N->Index[L] : -1;
+}
+
+// A retreating edge (to a block earlier in reverse post-order) whose
+// target does not dominate its source enters a cycle other than through
+// a header.
+extern "C" LLVMBasicBlockRef zy_llvm_loops_irreducible(ZyLoopNest *N) {
+  ReversePostOrderTraversal<Function *> RPOT(N->F);
+  DenseMap<BasicBlock *, unsigned> Order;
+  for (BasicBlock *BB : RPOT)
+    Order[BB] = Order.size();
+  for (BasicBlock *BB : RPOT)
+    for (BasicBlock *S : successors(BB))
+      if (Order[S] <= Order[BB] && !N->DT.dominates(S, BB))
+        return wrap(S);
   return nullptr;
 }
+
+extern "C" void zy_llvm_loops_free(ZyLoopNest *N) { delete N; }
 
 extern "C" int zy_llvm_gep_offset(LLVMModuleRef m, LLVMValueRef gep,
                                   long long *constant,

@@ -36,9 +36,29 @@ int zy_llvm_domtree_dominates(ZyDomTree *dt, LLVMBasicBlockRef a,
                               LLVMBasicBlockRef b);
 void zy_llvm_domtree_free(ZyDomTree *dt);
 
-/* A block that lies on a cycle of `fn`'s CFG (a loop, reducible or not),
- * or NULL when the CFG is acyclic. */
-LLVMBasicBlockRef zy_llvm_find_cycle(LLVMValueRef fn);
+/* Loops of one function.  zy_llvm_loops_new first puts `fn` in
+ * loop-simplified, LCSSA form (each loop gets one preheader, one latch and
+ * exit blocks entered only from inside it; values leave loops only
+ * through phis of the exit blocks), then expands, at the end of each
+ * preheader, the loop's trip count when scalar evolution knows it before
+ * the loop, and analyses the loops. */
+typedef struct ZyLoopNest ZyLoopNest;
+typedef struct ZyLoopDesc {
+  LLVMBasicBlockRef header, preheader, latch; /* NULL when missing      */
+  int parent;          /* index of the enclosing loop, or -1           */
+  int dedicated_exits; /* every exit block is entered only from inside */
+  LLVMValueRef trip;   /* i64 header executions per entry, or NULL     */
+} ZyLoopDesc;
+ZyLoopNest *zy_llvm_loops_new(LLVMValueRef fn);
+/* The number of loops; loop indices put each loop after its parent. */
+unsigned zy_llvm_loops_count(ZyLoopNest *n);
+void zy_llvm_loops_describe(ZyLoopNest *n, unsigned l, ZyLoopDesc *out);
+/* The innermost loop holding `bb`, or -1. */
+int zy_llvm_loops_innermost(ZyLoopNest *n, LLVMBasicBlockRef bb);
+/* A block of a cycle that is not a natural loop (entered other than
+ * through its header), or NULL when the CFG is reducible. */
+LLVMBasicBlockRef zy_llvm_loops_irreducible(ZyLoopNest *n);
+void zy_llvm_loops_free(ZyLoopNest *n);
 
 /* Decomposes the byte offset of GEP `gep` (of module `m`) as `*constant` plus multiples
  * of `*stride` (0 when every index is constant).  Returns 0 when the
@@ -66,6 +86,7 @@ int zy_opt_preopt(void);          /* !-zymase-no-preopt      */
 int zy_opt_postopt(void);         /* !-zymase-no-postopt     */
 int zy_opt_verify_steps(void);    /* -zymase-verify          */
 int zy_opt_loose_types(void);     /* -zymase-loose-types     */
+int zy_opt_print_cache(void);     /* -zymase-print-cache     */
 
 /* --- Provided by the engine (C) ----------------------------------------- */
 

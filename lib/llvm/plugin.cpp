@@ -28,6 +28,10 @@ static cl::opt<bool> LooseTypes(
     "zymase-loose-types", cl::init(false),
     cl::desc("Where type analysis cannot tell what memory holds, assume "
              "double"));
+static cl::opt<bool> PrintCache(
+    "zymase-print-cache", cl::init(false),
+    cl::desc("Report, per gradient, each forward value kept for the "
+             "reverse sweep, its size and how it is kept"));
 static cl::opt<bool>
     VerifySteps("zymase-verify", cl::init(false),
                 cl::desc("Run the verifier after each step of the pass"));
@@ -37,6 +41,7 @@ extern "C" int zy_opt_preopt(void) { return !NoPreopt; }
 extern "C" int zy_opt_postopt(void) { return !NoPostopt; }
 extern "C" int zy_opt_verify_steps(void) { return VerifySteps; }
 extern "C" int zy_opt_loose_types(void) { return LooseTypes; }
+extern "C" int zy_opt_print_cache(void) { return PrintCache; }
 
 namespace {
 

@@ -1,4 +1,6 @@
-// errors/unsupported-loop.c - a loop in the differentiated function is not supported yet: an unsupported error naming the function, at -O0 and after -O2 (loop still present).
+// errors/irreducible-loop.c - a cycle entered at two blocks (a goto into a
+// loop body) cannot be reversed: an unsupported error naming the function
+// and pointing into the loop, at -O0 and -O2, with and without debug info.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // RUN: %not %clang -c -O0 -g %s -o %t.o 2>&1 | %FileCheck %s --implicit-check-not=PLEASE --implicit-check-not='internal error'
 // RUN: %not %clang -c -O2 -g %s -o %t.o 2>&1 | %FileCheck %s --implicit-check-not=PLEASE --implicit-check-not='internal error'
@@ -7,15 +9,21 @@
 
 double __enzyme_autodiff(void *, ...);
 
-// The location is inside the loop (lines 17-18), not the function header.
-// CHECK: unsupported-loop.c:{{1[78]}}:{{[0-9]+}}: error: [zymase:unsupported] cannot differentiate 'f': the function contains a loop
-// CHECK-NEXT: instruction:
+// CHECK: irreducible-loop.c:{{2[0-9]}}:{{[0-9]+}}: error: [zymase:unsupported] cannot differentiate 'f': irreducible control flow
+// CHECK: hint: restructure the loop
 // CHECK: 1 error generated
-// NOG: unsupported-loop.c:{{[0-9]+}}:{{[0-9]+}}: error: [zymase:unsupported] cannot differentiate 'f': the function contains a loop
+// NOG: error: [zymase:unsupported] cannot differentiate 'f': irreducible control flow
 double f(double x, int n) {
   double s = 0;
-  for (int i = 0; i < n; i++)
-    s = s * x + 1;
+  int i = 0;
+  if (n & 1)
+    goto inside;
+  while (i < n) {
+    s = s * x;
+  inside:
+    s = s + x * x;
+    i++;
+  }
   return s;
 }
 

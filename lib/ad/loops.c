@@ -1,0 +1,418 @@
+/* loops.c - loops in the sweeps: iteration counters, per-iteration caches
+ * of forward values, and the walk of the reverse sweep through loops
+ * (see ZyLoop in ad.h for the scheme).
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include "ad.h"
+
+#include "irutil.h"
+
+#include <llvm-c/Target.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Where a loop's buffers may grow: block `at` ends with a placeholder
+ * branch to `cont` that becomes `need > cap ? grow : cont`. */
+typedef struct ZyGrowSite {
+  LLVMBasicBlockRef at, cont;
+  LLVMValueRef need; /* i64: capacity this point needs */
+} ZyGrowSite;
+
+static LLVMTypeRef i64_type(ZyGen *g) {
+  return LLVMInt64TypeInContext(g->zm->ctx);
+}
+
+/* The first instruction of `bb` with a source location, else its
+ * terminator: where errors about a block point. */
+static LLVMValueRef located(LLVMBasicBlockRef bb) {
+  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+       i = LLVMGetNextInstruction(i))
+    if (LLVMGetDebugLocLine(i))
+      return i;
+  return LLVMGetBasicBlockTerminator(bb);
+}
+
+int zy_loops_analyze(ZyGen *g) {
+  g->nest = zy_llvm_loops_new(g->primal);
+  LLVMBasicBlockRef irr = zy_llvm_loops_irreducible(g->nest);
+  if (irr)
+    return zy_error(ZY_ERR_UNSUPPORTED, g->user, located(irr),
+                    "restructure the loop so that it is entered only at "
+                    "its top (no goto into its body)",
+                    "irreducible control flow: a cycle is entered at more "
+                    "than one block; it cannot be differentiated");
+  g->nloops = zy_llvm_loops_count(g->nest);
+  g->loops = calloc(g->nloops ? g->nloops : 1, sizeof *g->loops);
+  for (unsigned k = 0; k < g->nloops; k++) {
+    ZyLoopDesc d;
+    zy_llvm_loops_describe(g->nest, k, &d);
+    ZyLoop *l = &g->loops[k];
+    l->header = d.header;
+    l->preheader = d.preheader;
+    l->latch = d.latch;
+    l->trip = d.trip;
+    l->parent = d.parent >= 0 ? &g->loops[d.parent] : NULL;
+    l->depth = l->parent ? l->parent->depth + 1 : 1;
+    if (!d.preheader || !d.latch || !d.dedicated_exits)
+      return zy_error(ZY_ERR_UNSUPPORTED, g->user, located(d.header),
+                      "loops whose back edges are indirect branches cannot "
+                      "be put in canonical form",
+                      "this loop has no single entry or no single back "
+                      "edge after canonicalization");
+  }
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->primal); bb;
+       bb = LLVMGetNextBasicBlock(bb)) {
+    int k = zy_llvm_loops_innermost(g->nest, bb);
+    if (k >= 0)
+      zy_map_put(&g->loopof, bb, &g->loops[k]);
+  }
+  return 0;
+}
+
+ZyLoop *zy_loop_of(ZyGen *g, LLVMBasicBlockRef bb) {
+  return zy_map_get(&g->loopof, bb);
+}
+
+int zy_loop_contains(ZyGen *g, ZyLoop *l, LLVMBasicBlockRef bb) {
+  for (ZyLoop *m = zy_loop_of(g, bb); m; m = m->parent)
+    if (m == l)
+      return 1;
+  return 0;
+}
+
+static ZyLoop *loop_with_header(ZyGen *g, LLVMBasicBlockRef bb) {
+  ZyLoop *l = zy_loop_of(g, bb);
+  return l && l->header == bb ? l : NULL;
+}
+
+static ZyLoop *loop_with_preheader(ZyGen *g, LLVMBasicBlockRef bb) {
+  for (unsigned k = 0; k < g->nloops; k++)
+    if (g->loops[k].preheader == bb)
+      return &g->loops[k];
+  return NULL;
+}
+
+/* Ends the current forward block with a branch to a new block, where the
+ * sweep goes on; the branch may later become a growth check for `l`. */
+static void grow_site(ZyGen *g, ZyLoop *l, LLVMValueRef need) {
+  ZyGrowSite *s = calloc(1, sizeof *s);
+  s->at = LLVMGetInsertBlock(g->b);
+  s->cont = LLVMAppendBasicBlockInContext(g->zm->ctx, g->grad,
+                                          LLVMGetBasicBlockName(l->header));
+  s->need = need;
+  LLVMBuildBr(g->b, s->cont);
+  LLVMPositionBuilderAtEnd(g->b, s->cont);
+  zy_vec_push(&l->sites, s);
+  zy_vec_push(&g->fextra, s->cont);
+}
+
+static LLVMValueRef slot_i64(ZyGen *g, const char *name, int zero) {
+  return zy_new_slot(g, i64_type(g), name, zero);
+}
+
+static void make_slots(ZyGen *g, ZyLoop *l) {
+  if (l->count)
+    return;
+  l->count = slot_i64(g, "zymase.count", 1);
+  l->rc = slot_i64(g, "zymase.rc", 1);
+  if (g->split)
+    zy_vec_push(&g->tape, l->count);
+}
+
+/* A header counts its executions: iv (this entry) and idx (this call). */
+static void header_begin(ZyGen *g, ZyLoop *l) {
+  LLVMTypeRef i64 = i64_type(g);
+  make_slots(g, l);
+  l->iv = LLVMBuildPhi(g->b, i64, "zymase.iv");
+  zy_vec_push(&g->fixups, l->iv);
+  zy_vec_push(&g->fixups, l->header);
+  zy_map_put(&g->loopiv, l->iv, l);
+  l->idx = LLVMBuildLoad2(g->b, i64, l->count, "zymase.idx");
+  LLVMValueRef next =
+      LLVMBuildNUWAdd(g->b, l->idx, LLVMConstInt(i64, 1, 0), "");
+  LLVMBuildStore(g->b, next, l->count);
+  /* Without a trip count known in the preheader, grow in the header. */
+  grow_site(g, l, l->trip ? NULL : next);
+  l->body = LLVMGetInsertBlock(g->b);
+}
+
+/* An exit block records, for each loop it leaves, the iteration number
+ * the loop was left at. */
+static void exit_begin(ZyGen *g, LLVMBasicBlockRef bb) {
+  ZyVec *preds = zy_preds(g, bb);
+  ZyVec *ivs = NULL;
+  for (size_t k = 0; k < preds->len; k++)
+    for (ZyLoop *l = zy_loop_of(g, preds->data[k]);
+         l && !zy_loop_contains(g, l, bb); l = l->parent) {
+      if (!ivs)
+        ivs = calloc(1, sizeof *ivs);
+      if (zy_vec_contains(ivs, l))
+        continue;
+      LLVMValueRef phi = LLVMBuildPhi(g->b, i64_type(g), "zymase.exit.iv");
+      zy_vec_push(ivs, l);
+      zy_vec_push(ivs, phi);
+      zy_vec_push(&g->fixups, phi);
+      zy_vec_push(&g->fixups, bb);
+    }
+  if (ivs)
+    zy_map_put(&g->exitivs, bb, ivs);
+}
+
+void zy_loops_forward_begin(ZyGen *g, LLVMBasicBlockRef bb) {
+  exit_begin(g, bb);
+  ZyLoop *l = loop_with_header(g, bb);
+  if (l)
+    header_begin(g, l);
+}
+
+void zy_loops_forward_end(ZyGen *g, LLVMBasicBlockRef bb) {
+  ZyLoop *l = loop_with_preheader(g, bb);
+  if (!l || !l->trip)
+    return;
+  /* The trip count is known: reserve room for the whole entry. */
+  LLVMTypeRef i64 = i64_type(g);
+  make_slots(g, l);
+  LLVMValueRef n = LLVMBuildLoad2(g->b, i64, l->count, "");
+  LLVMValueRef trip = zy_map_get(&g->vmap, l->trip);
+  grow_site(g, l, LLVMBuildNUWAdd(g->b, n, trip ? trip : l->trip, ""));
+}
+
+/* The incoming values of the phis made by the hooks above, once every
+ * forward block is complete: `fixups` holds (phi, primal block) pairs. */
+static LLVMValueRef iv_incoming(ZyGen *g, LLVMValueRef phi,
+                                LLVMBasicBlockRef bb, LLVMBasicBlockRef pred) {
+  LLVMTypeRef i64 = i64_type(g);
+  ZyLoop *l = zy_map_get(&g->loopiv, phi);
+  if (l) /* 0 from the preheader, iv + 1 from the latch */
+    return pred == l->preheader
+               ? LLVMConstInt(i64, 0, 0)
+               : LLVMBuildNUWAdd(g->b, phi, LLVMConstInt(i64, 1, 0),
+                                 "zymase.iv.next");
+  ZyVec *ivs = zy_map_get(&g->exitivs, bb);
+  for (size_t k = 0; k < ivs->len; k += 2)
+    if (ivs->data[k + 1] == phi)
+      return zy_loop_contains(g, ivs->data[k], pred)
+                 ? ((ZyLoop *)ivs->data[k])->iv
+                 : LLVMGetPoison(i64);
+  return NULL;
+}
+
+void zy_loops_forward_fixups(ZyGen *g) {
+  for (size_t k = 0; k < g->fixups.len; k += 2) {
+    LLVMValueRef phi = g->fixups.data[k];
+    LLVMBasicBlockRef bb = g->fixups.data[k + 1];
+    ZyVec *preds = zy_preds(g, bb);
+    for (size_t p = 0; p < preds->len; p++) {
+      LLVMBasicBlockRef from = zy_map_get(&g->fend, preds->data[p]);
+      LLVMPositionBuilderBefore(g->b, LLVMGetBasicBlockTerminator(from));
+      LLVMValueRef v = iv_incoming(g, phi, bb, preds->data[p]);
+      /* One entry per edge: a switch may reach bb through several cases. */
+      LLVMValueRef t = LLVMGetBasicBlockTerminator(preds->data[p]);
+      for (unsigned s = 0; s < LLVMGetNumSuccessors(t); s++)
+        if (LLVMGetSuccessor(t, s) == bb)
+          LLVMAddIncoming(phi, &v, &from, 1);
+    }
+  }
+}
+
+void zy_loops_enter(ZyGen *g, LLVMBasicBlockRef bb, LLVMBasicBlockRef pred) {
+  ZyVec *ivs = zy_map_get(&g->exitivs, bb);
+  for (ZyLoop *l = zy_loop_of(g, pred); l && !zy_loop_contains(g, l, bb);
+       l = l->parent)
+    for (size_t k = 0; ivs && k < ivs->len; k += 2)
+      if (ivs->data[k] == l)
+        LLVMBuildStore(g->b, zy_reload(g, ivs->data[k + 1], bb), l->rc);
+}
+
+/* --- Per-iteration caches ------------------------------------------------ */
+
+/* Where a forward value is saved: right after it, after the phis (and the
+ * counters of a header). */
+static void position_after(ZyGen *g, LLVMBuilderRef b, LLVMValueRef fv) {
+  LLVMValueRef at = LLVMGetNextInstruction(fv);
+  while (at && LLVMIsAPHINode(at))
+    at = LLVMGetNextInstruction(at);
+  LLVMBasicBlockRef fb = LLVMGetInstructionParent(fv);
+  for (unsigned k = 0; k < g->nloops && LLVMIsAPHINode(fv); k++) {
+    ZyLoop *l = &g->loops[k];
+    if (l->iv && LLVMGetInstructionParent(l->iv) == fb)
+      at = LLVMGetFirstInstruction(l->body); /* after the growth check */
+  }
+  LLVMPositionBuilderBefore(b, at);
+}
+
+/* A value's name, or (clang discards names) its opcode and source line. */
+static void describe(LLVMValueRef v, char *out, size_t n) {
+  const char *name = LLVMGetValueName(v);
+  if (*name) {
+    snprintf(out, n, "%%%s", name);
+    return;
+  }
+  char *text = LLVMPrintValueToString(v);
+  const char *op = strstr(text, " = ");
+  op = op ? op + 3 : text;
+  if (!strncmp(op, "tail ", 5))
+    op += 5;
+  int len = (int)strcspn(op, " (");
+  unsigned line = LLVMIsAInstruction(v) ? LLVMGetDebugLocLine(v) : 0;
+  if (line)
+    snprintf(out, n, "%.*s at line %u", len, op, line);
+  else
+    snprintf(out, n, "%.*s", len, op);
+  LLVMDisposeMessage(text);
+}
+
+void zy_loops_report(ZyGen *g, LLVMValueRef fv, const char *how) {
+  if (!zy_opt_print_cache())
+    return;
+  char *ty = LLVMPrintTypeToString(LLVMTypeOf(fv));
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(g->zm->mod);
+  char what[160], line[512];
+  describe(fv, what, sizeof what);
+  snprintf(line, sizeof line, "  %s: %s, %llu bytes, %s", what, ty,
+           LLVMABISizeOfType(td, LLVMTypeOf(fv)), how);
+  LLVMDisposeMessage(ty);
+  zy_vec_push(&g->report, strdup(line));
+}
+
+static LLVMValueRef buffer_elem(ZyGen *g, LLVMBuilderRef b, ZyLoop *l,
+                                LLVMValueRef slot, LLVMTypeRef t,
+                                LLVMValueRef idx) {
+  LLVMValueRef buf =
+      LLVMBuildLoad2(b, LLVMPointerTypeInContext(g->zm->ctx, 0), slot, "");
+  return LLVMBuildInBoundsGEP2(b, t, buf, &idx, 1, "");
+}
+
+LLVMValueRef zy_loops_reload(ZyGen *g, LLVMValueRef fv, ZyLoop *l) {
+  ZyLoop *ivl = zy_map_get(&g->loopiv, fv);
+  LLVMTypeRef i64 = i64_type(g), t = LLVMTypeOf(fv);
+  if (ivl) /* the iteration number: the reverse counts it down */
+    return LLVMBuildLoad2(g->b, i64, ivl->rc, "zymase.iv");
+  LLVMValueRef slot = zy_map_get(&g->cache, fv);
+  if (!slot) {
+    slot = zy_new_slot(g, LLVMPointerTypeInContext(g->zm->ctx, 0),
+                       "zymase.buffer", 1);
+    if (g->split)
+      zy_vec_push(&g->tape, slot);
+    zy_vec_push(&l->bufs, slot);
+    zy_vec_push(&l->btypes, t);
+    zy_map_put(&g->cache, fv, slot);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(g->zm->ctx);
+    position_after(g, b, fv);
+    LLVMBuildStore(b, fv, buffer_elem(g, b, l, slot, t, l->idx));
+    LLVMDisposeBuilder(b);
+    char how[256];
+    char head[160];
+    const char *hn = LLVMGetBasicBlockName(l->header);
+    unsigned line = LLVMGetDebugLocLine(located(l->header));
+    if (*hn || !line)
+      snprintf(head, sizeof head, "%%%s", hn);
+    else
+      snprintf(head, sizeof head, "at line %u", line);
+    snprintf(how, sizeof how, "per iteration of loop %s (depth %d), %s",
+             head, l->depth,
+             l->trip ? "buffer reserved from the trip count"
+                     : "buffer grown geometrically");
+    zy_loops_report(g, fv, how);
+  }
+  LLVMValueRef n = LLVMBuildLoad2(g->b, i64, l->count, "");
+  LLVMValueRef idx = LLVMBuildSub(g->b, n, LLVMConstInt(i64, 1, 0), "");
+  return LLVMBuildLoad2(g->b, t, buffer_elem(g, g->b, l, slot, t, idx), "");
+}
+
+/* --- After both sweeps ---------------------------------------------------- */
+
+/* A growth check: need > cap ? (realloc every buffer) : nothing. */
+static void finish_site(ZyGen *g, ZyLoop *l, ZyGrowSite *s) {
+  LLVMTypeRef i64 = i64_type(g), ptr = LLVMPointerTypeInContext(g->zm->ctx, 0);
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(g->zm->mod);
+  LLVMInstructionEraseFromParent(LLVMGetBasicBlockTerminator(s->at));
+  LLVMBasicBlockRef grow =
+      LLVMAppendBasicBlockInContext(g->zm->ctx, g->grad, "zymase.grow");
+  zy_vec_push(&g->fextra, grow);
+  LLVMPositionBuilderAtEnd(g->b, s->at);
+  LLVMValueRef cap = LLVMBuildLoad2(g->b, i64, l->cap, "");
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntUGT, s->need, cap, ""),
+                  grow, s->cont);
+  LLVMPositionBuilderAtEnd(g->b, grow);
+  /* Geometric growth keeps the total copying linear. */
+  LLVMValueRef dbl = LLVMBuildAdd(
+      g->b, LLVMBuildShl(g->b, cap, LLVMConstInt(i64, 1, 0), ""),
+      LLVMConstInt(i64, 8, 0), "");
+  LLVMValueRef ncap = LLVMBuildSelect(
+      g->b, LLVMBuildICmp(g->b, LLVMIntUGT, s->need, dbl, ""), s->need, dbl,
+      "zymase.cap");
+  LLVMTypeRef fty = LLVMFunctionType(ptr, (LLVMTypeRef[]){ptr, i64}, 2, 0);
+  LLVMValueRef realloc_fn = zy_runtime_fn(g->zm->mod, "realloc", fty);
+  for (size_t k = 0; k < l->bufs.len; k++) {
+    LLVMValueRef slot = l->bufs.data[k];
+    LLVMValueRef size = LLVMConstInt(
+        i64, LLVMABISizeOfType(td, l->btypes.data[k]), 0);
+    LLVMValueRef args[2] = {LLVMBuildLoad2(g->b, ptr, slot, ""),
+                            LLVMBuildNUWMul(g->b, ncap, size, "")};
+    LLVMBuildStore(g->b, LLVMBuildCall2(g->b, fty, realloc_fn, args, 2, ""),
+                   slot);
+  }
+  LLVMBuildStore(g->b, ncap, l->cap);
+  LLVMBuildBr(g->b, s->cont);
+}
+
+static void print_report(ZyGen *g) {
+  if (!zy_opt_print_cache())
+    return;
+  LLVMValueRef fn = g->split ? NULL : g->grad;
+  fprintf(stderr, "zymase: cache of the gradient of '%s'%s%s\n",
+          LLVMGetValueName(g->user), fn ? " in " : " (split mode)",
+          fn ? LLVMGetValueName(fn) : "");
+  if (!g->report.len)
+    fprintf(stderr, "  nothing cached\n");
+  for (size_t k = 0; k < g->report.len; k++)
+    fprintf(stderr, "%s\n", (char *)g->report.data[k]);
+}
+
+void zy_loops_finish(ZyGen *g) {
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(g->zm->ctx, 0);
+  for (unsigned k = 0; k < g->nloops; k++) {
+    ZyLoop *l = &g->loops[k];
+    if (!l->bufs.len)
+      continue;
+    l->cap = slot_i64(g, "zymase.cap", 1);
+    for (size_t s = 0; s < l->sites.len; s++)
+      if (((ZyGrowSite *)l->sites.data[s])->need)
+        finish_site(g, l, l->sites.data[s]);
+    /* The buffers are freed when the reverse sweep is done. */
+    LLVMPositionBuilderBefore(g->b, g->retinst);
+    for (size_t s = 0; s < l->bufs.len; s++)
+      zy_call_free(g->b, "free",
+                   LLVMBuildLoad2(g->b, ptr, l->bufs.data[s], ""));
+  }
+  print_report(g);
+}
+
+void zy_loops_free(ZyGen *g) {
+  for (unsigned k = 0; k < g->nloops; k++) {
+    ZyLoop *l = &g->loops[k];
+    for (size_t s = 0; s < l->sites.len; s++)
+      free(l->sites.data[s]);
+    zy_vec_free(&l->sites);
+    zy_vec_free(&l->bufs);
+    zy_vec_free(&l->btypes);
+  }
+  free(g->loops);
+  for (size_t k = 0; k < g->exitivs.order.len; k++) {
+    ZyVec *v = zy_map_get(&g->exitivs, g->exitivs.order.data[k]);
+    zy_vec_free(v);
+    free(v);
+  }
+  for (size_t k = 0; k < g->report.len; k++)
+    free(g->report.data[k]);
+  zy_vec_free(&g->report);
+  zy_map_free(&g->exitivs);
+  zy_map_free(&g->loopof);
+  zy_map_free(&g->loopiv);
+  zy_map_free(&g->fend);
+  zy_vec_free(&g->fextra);
+  zy_vec_free(&g->fixups);
+  if (g->nest)
+    zy_llvm_loops_free(g->nest);
+}
