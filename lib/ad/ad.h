@@ -139,6 +139,9 @@ typedef struct ZyGen {
   ZyVec fixups;        /* (phi, primal block) pairs: zymase phis whose
                           incoming values are added after the sweep      */
   ZyVec report;        /* char*: lines of the cache report               */
+  ZyMap reported;      /* forward values already in the report           */
+  ZyMap recompute;     /* primal value -> whether it is recomputed       */
+  ZyAlias *alias;      /* alias analysis of the primal, made on demand   */
   LLVMValueRef retinst;/* the gradient's return (end of the reverse)     */
   LLVMBuilderRef b;    /* positioned in the reverse sweep                */
   LLVMValueRef cur;    /* primal instruction being reversed (for errors) */
@@ -177,6 +180,15 @@ LLVMValueRef zy_loops_reload(ZyGen *g, LLVMValueRef fv, ZyLoop *l);
 /* Adds a line about forward value `fv` to the cache report
  * (-zymase-print-cache): `how` says where it is kept. */
 void zy_loops_report(ZyGen *g, LLVMValueRef fv, const char *how);
+
+/* recompute.c: whether the reverse sweep computes primal value `v` (a
+ * value of a loop iteration) again rather than caching it, and the code
+ * that does at the reverse builder position; the same for the shadow of
+ * primal pointer `p`. */
+int zy_recomputable(ZyGen *g, LLVMValueRef v);
+LLVMValueRef zy_recompute(ZyGen *g, LLVMValueRef v);
+int zy_shadow_recomputable(ZyGen *g, LLVMValueRef p);
+LLVMValueRef zy_shadow_recompute(ZyGen *g, LLVMValueRef p);
 
 /* After both sweeps: buffer growth in the forward, frees at the end of
  * the reverse, the cache report. */

@@ -302,15 +302,15 @@ LLVMValueRef zy_loops_reload(ZyGen *g, LLVMValueRef fv, ZyLoop *l) {
     LLVMBuildStore(b, fv, buffer_elem(g, b, l, slot, t, l->idx));
     LLVMDisposeBuilder(b);
     char how[256];
-    char head[160];
     const char *hn = LLVMGetBasicBlockName(l->header);
     unsigned line = LLVMGetDebugLocLine(located(l->header));
-    if (*hn || !line)
-      snprintf(head, sizeof head, "%%%s", hn);
-    else
-      snprintf(head, sizeof head, "at line %u", line);
-    snprintf(how, sizeof how, "per iteration of loop %s (depth %d), %s",
-             head, l->depth,
+    char where[160] = "";
+    if (*hn)
+      snprintf(where, sizeof where, "%%%s, ", hn);
+    else if (line)
+      snprintf(where, sizeof where, "line %u, ", line);
+    snprintf(how, sizeof how, "per iteration of loop %d (%sdepth %d), %s",
+             (int)(l - g->loops) + 1, where, l->depth,
              l->trip ? "buffer reserved from the trip count"
                      : "buffer grown geometrically");
     zy_loops_report(g, fv, how);
@@ -408,6 +408,10 @@ void zy_loops_free(ZyGen *g) {
     free(g->report.data[k]);
   zy_vec_free(&g->report);
   zy_map_free(&g->exitivs);
+  zy_map_free(&g->reported);
+  zy_map_free(&g->recompute);
+  if (g->alias)
+    zy_llvm_alias_free(g->alias);
   zy_map_free(&g->loopof);
   zy_map_free(&g->loopiv);
   zy_map_free(&g->fend);

@@ -87,11 +87,25 @@ static int apply_rule(ZyGen *g, LLVMValueRef call, const ZyRule *r,
                       LLVMValueRef d) {
   unsigned nargs = LLVMGetNumArgOperands(call);
   ZyRuleIO io = {.b = g->b, .dy = d};
+  /* Arguments are looked up only if the rule uses them (in a loop, a
+   * lookup may cache a value per iteration): placeholders first. */
   for (unsigned k = 0; k < nargs && k < 3; k++)
-    io.x[k] = zy_lookup(g, LLVMGetOperand(call, k));
+    io.x[k] = LLVMBuildFreeze(
+        g->b, LLVMGetPoison(LLVMTypeOf(LLVMGetOperand(call, k))), "");
   if (r->needs_y)
     io.y = zy_lookup(g, call);
   r->build(&io);
+  for (unsigned k = 0; k < nargs && k < 3; k++) {
+    if (LLVMGetFirstUse(io.x[k])) {
+      LLVMBuilderRef b = g->b;
+      g->b = LLVMCreateBuilderInContext(g->zm->ctx);
+      LLVMPositionBuilderBefore(g->b, io.x[k]);
+      LLVMReplaceAllUsesWith(io.x[k], zy_lookup(g, LLVMGetOperand(call, k)));
+      LLVMDisposeBuilder(g->b);
+      g->b = b;
+    }
+    LLVMInstructionEraseFromParent(io.x[k]);
+  }
   for (unsigned k = 0; k < r->arity && k < nargs; k++)
     zy_add_adjoint(g, LLVMGetOperand(call, k), io.dx[k]);
   return 0;

@@ -5,6 +5,7 @@
 #include "compat.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -12,6 +13,7 @@
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
@@ -198,6 +200,42 @@ extern "C" LLVMBasicBlockRef zy_llvm_loops_irreducible(ZyLoopNest *N) {
 }
 
 extern "C" void zy_llvm_loops_free(ZyLoopNest *N) { delete N; }
+
+struct ZyAlias {
+  PassBuilder PB;
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  Function *F;
+  AAResults *AA;
+};
+
+extern "C" ZyAlias *zy_llvm_alias_new(LLVMValueRef fn) {
+  auto *A = new ZyAlias;
+  A->F = unwrap<Function>(fn);
+  A->FAM.registerPass([A] { return A->PB.buildDefaultAAPipeline(); });
+  A->PB.registerModuleAnalyses(A->MAM);
+  A->PB.registerCGSCCAnalyses(A->CGAM);
+  A->PB.registerFunctionAnalyses(A->FAM);
+  A->PB.registerLoopAnalyses(A->LAM);
+  A->PB.crossRegisterProxies(A->LAM, A->FAM, A->CGAM, A->MAM);
+  A->AA = &A->FAM.getResult<AAManager>(*A->F);
+  return A;
+}
+
+extern "C" int zy_llvm_alias_load_clobbered(ZyAlias *A, LLVMValueRef load) {
+  auto *LI = cast<LoadInst>(unwrap(load));
+  if (!LI->isSimple())
+    return 1;
+  MemoryLocation Loc = MemoryLocation::get(LI);
+  for (Instruction &I : instructions(*A->F))
+    if (I.mayWriteToMemory() && isModSet(A->AA->getModRefInfo(&I, Loc)))
+      return 1;
+  return 0;
+}
+
+extern "C" void zy_llvm_alias_free(ZyAlias *A) { delete A; }
 
 extern "C" int zy_llvm_gep_offset(LLVMModuleRef m, LLVMValueRef gep,
                                   long long *constant,

@@ -60,6 +60,14 @@ int zy_llvm_loops_innermost(ZyLoopNest *n, LLVMBasicBlockRef bb);
 LLVMBasicBlockRef zy_llvm_loops_irreducible(ZyLoopNest *n);
 void zy_llvm_loops_free(ZyLoopNest *n);
 
+/* Alias analysis of one function (LLVM's default AA pipeline). */
+typedef struct ZyAlias ZyAlias;
+ZyAlias *zy_llvm_alias_new(LLVMValueRef fn);
+/* Whether some instruction of the function may write (or free) the memory
+ * that load `load` reads. */
+int zy_llvm_alias_load_clobbered(ZyAlias *a, LLVMValueRef load);
+void zy_llvm_alias_free(ZyAlias *a);
+
 /* Decomposes the byte offset of GEP `gep` (of module `m`) as `*constant` plus multiples
  * of `*stride` (0 when every index is constant).  Returns 0 when the
  * offset cannot be decomposed. */

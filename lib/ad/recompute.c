@@ -1,0 +1,207 @@
+/* recompute.c - values of loop iterations that the reverse sweep computes
+ * again instead of caching them per iteration: induction variables (from
+ * the reverse iteration number), cheap arithmetic of values that are
+ * available anyway, and loads of memory that nothing in the function
+ * writes.  A value qualifies only when each of its operands is invariant
+ * in its loop or qualifies itself, so recomputing never trades one cached
+ * value for several.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include "ad.h"
+
+#include <stdio.h>
+
+#define YES ((void *)1)
+#define NO ((void *)2)
+#define MAX_DEPTH 12
+
+/* Whether `v` needs no per-iteration cache in loop `l`. */
+static int invariant_in(ZyGen *g, LLVMValueRef v, ZyLoop *l) {
+  return !LLVMIsAInstruction(v) ||
+         !zy_loop_contains(g, l, LLVMGetInstructionParent(v));
+}
+
+/* A header phi `start, start + step, ...` (integer add or GEP by a
+ * constant): *start and the step instruction. */
+static int affine_phi(ZyGen *g, LLVMValueRef phi, LLVMValueRef *start,
+                      LLVMValueRef *next) {
+  ZyLoop *l = zy_loop_of(g, LLVMGetInstructionParent(phi));
+  if (!l || l->header != LLVMGetInstructionParent(phi) ||
+      LLVMCountIncoming(phi) != 2)
+    return 0;
+  *start = *next = NULL;
+  for (unsigned k = 0; k < 2; k++) {
+    if (LLVMGetIncomingBlock(phi, k) == l->preheader)
+      *start = LLVMGetIncomingValue(phi, k);
+    else
+      *next = LLVMGetIncomingValue(phi, k);
+  }
+  if (!*start || !*next || !LLVMIsAInstruction(*next))
+    return 0;
+  LLVMValueRef n = *next;
+  switch (LLVMGetInstructionOpcode(n)) {
+  case LLVMAdd:
+    return (LLVMGetOperand(n, 0) == phi &&
+            LLVMIsAConstantInt(LLVMGetOperand(n, 1))) ||
+           (LLVMGetOperand(n, 1) == phi &&
+            LLVMIsAConstantInt(LLVMGetOperand(n, 0)));
+  case LLVMSub:
+    return LLVMGetOperand(n, 0) == phi &&
+           LLVMIsAConstantInt(LLVMGetOperand(n, 1));
+  case LLVMGetElementPtr:
+    return LLVMGetNumOperands(n) == 2 && LLVMGetOperand(n, 0) == phi &&
+           LLVMIsAConstantInt(LLVMGetOperand(n, 1));
+  default:
+    return 0;
+  }
+}
+
+static int cheap_opcode(LLVMOpcode op) {
+  switch (op) {
+  case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMShl: case LLVMLShr:
+  case LLVMAShr: case LLVMAnd: case LLVMOr: case LLVMXor: case LLVMZExt:
+  case LLVMSExt: case LLVMTrunc: case LLVMICmp: case LLVMSelect:
+  case LLVMGetElementPtr: case LLVMFAdd: case LLVMFSub: case LLVMFMul:
+  case LLVMFNeg: case LLVMSIToFP: case LLVMUIToFP: case LLVMFPExt:
+  case LLVMFPTrunc: case LLVMFCmp:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+static int operands_ok(ZyGen *g, LLVMValueRef v, ZyLoop *l, int depth);
+
+static int decide(ZyGen *g, LLVMValueRef v, int depth) {
+  ZyLoop *l = zy_loop_of(g, LLVMGetInstructionParent(v));
+  LLVMValueRef start, next;
+  if (!l)
+    return 0;
+  if (LLVMIsAPHINode(v))
+    return affine_phi(g, v, &start, &next);
+  LLVMOpcode op = LLVMGetInstructionOpcode(v);
+  if (op == LLVMLoad) {
+    if (g->split) /* the caller may change memory before the reverse */
+      return 0;
+    if (!operands_ok(g, v, l, depth))
+      return 0;
+    if (!g->alias)
+      g->alias = zy_llvm_alias_new(g->primal);
+    return !zy_llvm_alias_load_clobbered(g->alias, v);
+  }
+  return cheap_opcode(op) && operands_ok(g, v, l, depth);
+}
+
+/* Whether primal instruction `v` is recomputed rather than cached. */
+static int recomputable(ZyGen *g, LLVMValueRef v, int depth) {
+  if (!LLVMIsAInstruction(v))
+    return 0;
+  void *memo = zy_map_get(&g->recompute, v);
+  if (memo)
+    return memo == YES;
+  if (depth > MAX_DEPTH)
+    return 0;
+  zy_map_put(&g->recompute, v, NO); /* cycles through phis: no */
+  int r = decide(g, v, depth);
+  zy_map_put(&g->recompute, v, r ? YES : NO);
+  return r;
+}
+
+static int operands_ok(ZyGen *g, LLVMValueRef v, ZyLoop *l, int depth) {
+  int n = LLVMGetNumOperands(v);
+  for (int k = 0; k < n; k++) {
+    LLVMValueRef op = LLVMGetOperand(v, k);
+    if (!invariant_in(g, op, l) && !recomputable(g, op, depth + 1))
+      return 0;
+  }
+  return 1;
+}
+
+static LLVMValueRef iteration(ZyGen *g, LLVMValueRef phi, LLVMTypeRef t) {
+  ZyLoop *l = zy_loop_of(g, LLVMGetInstructionParent(phi));
+  LLVMValueRef rc = LLVMBuildLoad2(g->b, LLVMInt64TypeInContext(g->zm->ctx),
+                                   l->rc, "zymase.iv");
+  return LLVMBuildIntCast2(g->b, rc, t, 0, "");
+}
+
+/* start + step * iteration, for an affine header phi. */
+static LLVMValueRef rebuild_phi(ZyGen *g, LLVMValueRef phi,
+                                LLVMValueRef start, LLVMValueRef next) {
+  LLVMOpcode op = LLVMGetInstructionOpcode(next);
+  if (op == LLVMGetElementPtr) {
+    LLVMValueRef c = LLVMGetOperand(next, 1);
+    LLVMValueRef k = LLVMBuildMul(g->b, iteration(g, phi, LLVMTypeOf(c)), c, "");
+    return LLVMBuildGEP2(g->b, LLVMGetGEPSourceElementType(next), start, &k, 1,
+                         "");
+  }
+  LLVMValueRef c = LLVMIsAConstantInt(LLVMGetOperand(next, 1))
+                       ? LLVMGetOperand(next, 1)
+                       : LLVMGetOperand(next, 0);
+  LLVMValueRef k = LLVMBuildMul(g->b, iteration(g, phi, LLVMTypeOf(phi)), c, "");
+  return op == LLVMSub ? LLVMBuildSub(g->b, start, k, "")
+                       : LLVMBuildAdd(g->b, start, k, "");
+}
+
+int zy_recomputable(ZyGen *g, LLVMValueRef v) {
+  return recomputable(g, v, 0);
+}
+
+LLVMValueRef zy_recompute(ZyGen *g, LLVMValueRef v) {
+  LLVMValueRef start, next;
+  if (LLVMIsAPHINode(v)) {
+    affine_phi(g, v, &start, &next);
+    return rebuild_phi(g, v, zy_lookup(g, start), next);
+  }
+  LLVMValueRef c = LLVMInstructionClone(zy_map_get(&g->vmap, v));
+  int n = LLVMGetNumOperands(v);
+  for (int k = 0; k < n; k++) {
+    LLVMValueRef op = LLVMGetOperand(v, k);
+    if (LLVMIsAInstruction(op) || LLVMIsAArgument(op))
+      LLVMSetOperand(c, k, zy_lookup(g, op));
+  }
+  LLVMInsertIntoBuilderWithName(g->b, c, "");
+  return c;
+}
+
+/* --- Shadows ---------------------------------------------------------------- */
+
+/* Whether the shadow of primal pointer `p` is recomputed (GEPs and
+ * pointer induction variables over shadows available anyway). */
+int zy_shadow_recomputable(ZyGen *g, LLVMValueRef p) {
+  if (!LLVMIsAInstruction(p))
+    return 0;
+  ZyLoop *l = zy_loop_of(g, LLVMGetInstructionParent(p));
+  LLVMValueRef start, next;
+  if (!l)
+    return 0;
+  if (LLVMIsAPHINode(p))
+    return affine_phi(g, p, &start, &next) &&
+           LLVMGetTypeKind(LLVMTypeOf(p)) == LLVMPointerTypeKind;
+  if (!LLVMIsAGetElementPtrInst(p))
+    return 0;
+  LLVMValueRef base = LLVMGetOperand(p, 0);
+  if (!invariant_in(g, base, l) && !zy_shadow_recomputable(g, base))
+    return 0;
+  for (int k = 1; k < LLVMGetNumOperands(p); k++) {
+    LLVMValueRef op = LLVMGetOperand(p, k);
+    if (!invariant_in(g, op, l) && !zy_recomputable(g, op))
+      return 0;
+  }
+  return 1;
+}
+
+LLVMValueRef zy_shadow_recompute(ZyGen *g, LLVMValueRef p) {
+  LLVMValueRef start, next;
+  if (LLVMIsAPHINode(p)) {
+    affine_phi(g, p, &start, &next);
+    return rebuild_phi(g, p, zy_shadow_lookup(g, start), next);
+  }
+  LLVMValueRef c = LLVMInstructionClone(zy_map_get(&g->vmap, p));
+  LLVMSetOperand(c, 0, zy_shadow_lookup(g, LLVMGetOperand(p, 0)));
+  for (int k = 1; k < LLVMGetNumOperands(p); k++) {
+    LLVMValueRef op = LLVMGetOperand(p, k);
+    if (LLVMIsAInstruction(op) || LLVMIsAArgument(op))
+      LLVMSetOperand(c, k, zy_lookup(g, op));
+  }
+  LLVMInsertIntoBuilderWithName(g->b, c, "");
+  return c;
+}
