@@ -186,9 +186,15 @@ void zy_loops_report(ZyGen *g, LLVMValueRef fv, const char *how);
  * that does at the reverse builder position; the same for the shadow of
  * primal pointer `p`. */
 int zy_recomputable(ZyGen *g, LLVMValueRef v);
+/* ... and whether that needs no value cached at all. */
+int zy_recomputable_free(ZyGen *g, LLVMValueRef v);
 LLVMValueRef zy_recompute(ZyGen *g, LLVMValueRef v);
 int zy_shadow_recomputable(ZyGen *g, LLVMValueRef p);
 LLVMValueRef zy_shadow_recompute(ZyGen *g, LLVMValueRef p);
+/* The index (in zy_preds) of the predecessor the forward sweep entered
+ * loop block `bb` from, recomputed from the branch that decided it, or
+ * NULL when that cannot be done without a cache. */
+LLVMValueRef zy_recompute_pred(ZyGen *g, LLVMBasicBlockRef bb);
 
 /* After both sweeps: buffer growth in the forward, frees at the end of
  * the reverse, the cache report. */
@@ -253,6 +259,9 @@ int zy_shadow_phis(ZyGen *g, ZyVec *phis);
 /* The shadow of primal pointer `p`, usable at the reverse builder
  * position. */
 LLVMValueRef zy_shadow_lookup(ZyGen *g, LLVMValueRef p);
+
+/* Whether the shadow of alloca `a` is allocated on the heap. */
+int zy_shadow_on_heap(ZyGen *g, LLVMValueRef a);
 
 /* Whether `call` is posix_memalign. */
 int zy_is_memalign(LLVMValueRef call);

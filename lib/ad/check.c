@@ -123,6 +123,8 @@ static int call_takes_shadowed(LLVMValueRef call) {
          zy_activity_deallocation(call) || !strncmp(name, "llvm.mem", 8) ||
          !strncmp(name, "llvm.lifetime.", 14) ||
          !strncmp(name, "llvm.dbg.", 9) || !strcmp(name, "llvm.assume") ||
+         /* umax of pointer bits in a trip count, ... */
+         (!strncmp(name, "llvm.", 5) && zy_llvm_call_no_memory(call)) ||
          zy_activity_inactive_function(callee);
 }
 
@@ -207,7 +209,8 @@ static int check_memory(ZyGen *g) {
         if (!zy_activity_shadowed(g->act, p) ||
             zy_type_differentiable(LLVMTypeOf(v)) || sv || is_null(v))
           continue;
-        if (LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMPointerTypeKind)
+        if (LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMPointerTypeKind &&
+            !zy_activity_unshadowed_slot(g->act, p))
           return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
                               "a pointer without a shadow is stored to "
                               "memory that has one");

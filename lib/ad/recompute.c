@@ -8,10 +8,8 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
-#include <stdio.h>
+#include <stdint.h>
 
-#define YES ((void *)1)
-#define NO ((void *)2)
 #define MAX_DEPTH 12
 
 /* Whether `v` needs no per-iteration cache in loop `l`. */
@@ -69,51 +67,67 @@ static int cheap_opcode(LLVMOpcode op) {
   }
 }
 
-static int operands_ok(ZyGen *g, LLVMValueRef v, ZyLoop *l, int depth);
+static int operands_cost(ZyGen *g, LLVMValueRef v, ZyLoop *l, int depth);
 
+/* How many values the reverse sweep caches per iteration of `v`'s loop
+ * when it recomputes `v`: 0 (everything it needs is available), 1 (one
+ * operand, somewhere below, is cached in its place), or -1 when `v` is
+ * cached itself.  Recomputing never costs more than caching `v`, and the
+ * operand cached instead is often needed by the reverse sweep anyway (a
+ * loaded c in  c * (1 - c)  serves both factors). */
 static int decide(ZyGen *g, LLVMValueRef v, int depth) {
   ZyLoop *l = zy_loop_of(g, LLVMGetInstructionParent(v));
   LLVMValueRef start, next;
   if (!l)
-    return 0;
+    return -1;
   if (LLVMIsAPHINode(v))
-    return affine_phi(g, v, &start, &next);
+    return affine_phi(g, v, &start, &next) ? 0 : -1;
   LLVMOpcode op = LLVMGetInstructionOpcode(v);
   if (op == LLVMLoad) {
     if (g->split) /* the caller may change memory before the reverse */
-      return 0;
-    if (!operands_ok(g, v, l, depth))
-      return 0;
+      return -1;
+    if (operands_cost(g, v, l, depth) != 0)
+      return -1;
     if (!g->alias)
       g->alias = zy_llvm_alias_new(g->primal);
-    return !zy_llvm_alias_load_clobbered(g->alias, v);
+    return zy_llvm_alias_load_clobbered(g->alias, v) ? -1 : 0;
   }
-  return cheap_opcode(op) && operands_ok(g, v, l, depth);
+  if (!cheap_opcode(op))
+    return -1;
+  int c = operands_cost(g, v, l, depth);
+  return c <= 1 ? c : -1;
 }
 
-/* Whether primal instruction `v` is recomputed rather than cached. */
-static int recomputable(ZyGen *g, LLVMValueRef v, int depth) {
+/* Memoized decide(); the map holds cost + 2 (0 would read as absent). */
+static int cost(ZyGen *g, LLVMValueRef v, int depth) {
   if (!LLVMIsAInstruction(v))
-    return 0;
+    return -1;
   void *memo = zy_map_get(&g->recompute, v);
   if (memo)
-    return memo == YES;
+    return (int)(intptr_t)memo - 2;
   if (depth > MAX_DEPTH)
-    return 0;
-  zy_map_put(&g->recompute, v, NO); /* cycles through phis: no */
-  int r = decide(g, v, depth);
-  zy_map_put(&g->recompute, v, r ? YES : NO);
-  return r;
+    return -1;
+  zy_map_put(&g->recompute, v, (void *)(intptr_t)1); /* cycles: cached */
+  int c = decide(g, v, depth);
+  zy_map_put(&g->recompute, v, (void *)(intptr_t)(c + 2));
+  return c;
 }
 
-static int operands_ok(ZyGen *g, LLVMValueRef v, ZyLoop *l, int depth) {
-  int n = LLVMGetNumOperands(v);
+/* The values cached per iteration to recompute from the operands of `v`:
+ * invariant operands cost nothing, recomputable ones their cost, the
+ * others (each distinct one) one. */
+static int operands_cost(ZyGen *g, LLVMValueRef v, ZyLoop *l, int depth) {
+  int n = LLVMGetNumOperands(v), total = 0;
   for (int k = 0; k < n; k++) {
     LLVMValueRef op = LLVMGetOperand(v, k);
-    if (!invariant_in(g, op, l) && !recomputable(g, op, depth + 1))
-      return 0;
+    if (invariant_in(g, op, l))
+      continue;
+    int c = cost(g, op, depth + 1), seen = 0;
+    for (int j = 0; j < k && c < 0; j++)
+      seen |= LLVMGetOperand(v, j) == op;
+    total += c >= 0 ? c : !seen;
   }
-  return 1;
+  return total;
 }
 
 static LLVMValueRef iteration(ZyGen *g, LLVMValueRef phi, LLVMTypeRef t) {
@@ -142,7 +156,11 @@ static LLVMValueRef rebuild_phi(ZyGen *g, LLVMValueRef phi,
 }
 
 int zy_recomputable(ZyGen *g, LLVMValueRef v) {
-  return recomputable(g, v, 0);
+  return cost(g, v, 0) >= 0;
+}
+
+int zy_recomputable_free(ZyGen *g, LLVMValueRef v) {
+  return cost(g, v, 0) == 0;
 }
 
 LLVMValueRef zy_recompute(ZyGen *g, LLVMValueRef v) {
@@ -160,6 +178,48 @@ LLVMValueRef zy_recompute(ZyGen *g, LLVMValueRef v) {
   }
   LLVMInsertIntoBuilderWithName(g->b, c, "");
   return c;
+}
+
+/* --- Branch decisions ------------------------------------------------------ */
+
+/* Which successor of `d`'s conditional branch `t` the edge from `p` into
+ * `bb` implies: the branch goes straight to bb from d, or to a successor
+ * only d enters that dominates p; -1 when neither. */
+static int edge_side(ZyGen *g, LLVMBasicBlockRef d, LLVMValueRef t,
+                     LLVMBasicBlockRef p, LLVMBasicBlockRef bb) {
+  for (unsigned s = 0; s < 2; s++) {
+    LLVMBasicBlockRef succ = LLVMGetSuccessor(t, s);
+    ZyVec *sp = zy_preds(g, succ);
+    if (p == d && succ == bb && LLVMGetSuccessor(t, 1 - s) != bb)
+      return (int)s;
+    if (succ != bb && sp->len == 1 && sp->data[0] == d &&
+        zy_llvm_domtree_dominates(g->dt, succ, p))
+      return (int)s;
+  }
+  return -1;
+}
+
+LLVMValueRef zy_recompute_pred(ZyGen *g, LLVMBasicBlockRef bb) {
+  ZyLoop *l = zy_loop_of(g, bb);
+  ZyVec *preds = zy_preds(g, bb);
+  if (!l || preds->len != 2)
+    return NULL;
+  LLVMBasicBlockRef d = zy_llvm_domtree_idom(g->dt, bb);
+  LLVMValueRef t = d ? LLVMGetBasicBlockTerminator(d) : NULL;
+  if (!t || zy_loop_of(g, d) != l || LLVMGetInstructionOpcode(t) != LLVMBr ||
+      !LLVMIsConditional(t))
+    return NULL;
+  LLVMValueRef c = LLVMGetCondition(t);
+  if (!invariant_in(g, c, l) && !zy_recomputable_free(g, c))
+    return NULL;
+  int s0 = edge_side(g, d, t, preds->data[0], bb);
+  int s1 = edge_side(g, d, t, preds->data[1], bb);
+  if (s0 < 0 || s1 < 0 || s0 == s1)
+    return NULL;
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(g->zm->ctx);
+  /* Successor 0 is taken when the condition is true. */
+  return LLVMBuildSelect(g->b, zy_lookup(g, c), LLVMConstInt(i32, s0 != 0, 0),
+                         LLVMConstInt(i32, s0 == 0, 0), "zymase.from");
 }
 
 /* --- Shadows ---------------------------------------------------------------- */
@@ -183,7 +243,7 @@ int zy_shadow_recomputable(ZyGen *g, LLVMValueRef p) {
     return 0;
   for (int k = 1; k < LLVMGetNumOperands(p); k++) {
     LLVMValueRef op = LLVMGetOperand(p, k);
-    if (!invariant_in(g, op, l) && !zy_recomputable(g, op))
+    if (!invariant_in(g, op, l) && !zy_recomputable_free(g, op))
       return 0;
   }
   return 1;

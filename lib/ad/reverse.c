@@ -237,7 +237,9 @@ static void leave_block(ZyGen *g, LLVMBasicBlockRef bb, ZyVec *phis,
   } else if (preds->len == 1) {
     edge_to(g, bb, preds->data[0], phis, dphis);
   } else {
-    LLVMValueRef from = zy_reload(g, zy_map_get(&g->predidx, bb), bb);
+    LLVMValueRef from = zy_recompute_pred(g, bb);
+    if (!from)
+      from = zy_reload(g, zy_map_get(&g->predidx, bb), bb);
     LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
     LLVMValueRef sw = LLVMBuildSwitch(g->b, from, here, preds->len);
     for (size_t k = 0; k < preds->len; k++) {

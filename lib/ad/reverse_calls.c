@@ -83,6 +83,25 @@ static void free_seeds(ZyTT *seeds, unsigned n) {
   free(seeds);
 }
 
+/* Erases instruction `v` if nothing uses it, then its operands that
+ * become unused (but not the placeholders `keep`). */
+static void erase_dead(LLVMValueRef v, LLVMValueRef *keep, unsigned nkeep) {
+  if (!LLVMIsAInstruction(v) || LLVMGetFirstUse(v))
+    return;
+  for (unsigned k = 0; k < nkeep; k++)
+    if (keep[k] == v)
+      return;
+  LLVMValueRef ops[8];
+  int n = LLVMGetNumOperands(v);
+  if (n > 8 || LLVMIsACallInst(v))
+    return;
+  for (int k = 0; k < n; k++)
+    ops[k] = LLVMGetOperand(v, k);
+  LLVMInstructionEraseFromParent(v);
+  for (int k = 0; k < n; k++)
+    erase_dead(ops[k], keep, nkeep);
+}
+
 static int apply_rule(ZyGen *g, LLVMValueRef call, const ZyRule *r,
                       LLVMValueRef d) {
   unsigned nargs = LLVMGetNumArgOperands(call);
@@ -95,7 +114,19 @@ static int apply_rule(ZyGen *g, LLVMValueRef call, const ZyRule *r,
   if (r->needs_y)
     io.y = zy_lookup(g, call);
   r->build(&io);
-  for (unsigned k = 0; k < nargs && k < 3; k++) {
+  /* Adjoints of inactive arguments are dropped, with the code they used
+   * (after the active ones are added: they may share code). */
+  LLVMValueRef keep[5] = {d, io.y};
+  unsigned nx = nargs < 3 ? nargs : 3;
+  for (unsigned k = 0; k < nx; k++)
+    keep[2 + k] = io.x[k];
+  for (unsigned k = 0; k < r->arity && k < nargs; k++)
+    if (zy_activity_active(g->act, LLVMGetOperand(call, k)))
+      zy_add_adjoint(g, LLVMGetOperand(call, k), io.dx[k]);
+  for (unsigned k = 0; k < r->arity && k < nargs; k++)
+    if (!zy_activity_active(g->act, LLVMGetOperand(call, k)) && io.dx[k])
+      erase_dead(io.dx[k], keep, 2 + nx);
+  for (unsigned k = 0; k < nx; k++) {
     if (LLVMGetFirstUse(io.x[k])) {
       LLVMBuilderRef b = g->b;
       g->b = LLVMCreateBuilderInContext(g->zm->ctx);
@@ -106,8 +137,6 @@ static int apply_rule(ZyGen *g, LLVMValueRef call, const ZyRule *r,
     }
     LLVMInstructionEraseFromParent(io.x[k]);
   }
-  for (unsigned k = 0; k < r->arity && k < nargs; k++)
-    zy_add_adjoint(g, LLVMGetOperand(call, k), io.dx[k]);
   return 0;
 }
 

@@ -53,14 +53,19 @@ static int memalign_freed_here(LLVMValueRef call) {
   return 0;
 }
 
-/* The values that hold pointer `p` in its function: itself, and loads of
- * local variables it is stored in (unoptimized code keeps parameters in
- * stack slots). */
+/* The values that hold pointer `p` in its function: itself, phis and
+ * selects that may pick it, and loads of local variables it is stored in
+ * (unoptimized code keeps parameters in stack slots). */
 static void copies_of(LLVMValueRef p, ZyVec *out) {
   zy_vec_push(out, p);
   for (size_t k = 0; k < out->len && k < 32; k++)
     for (LLVMUseRef u = LLVMGetFirstUse(out->data[k]); u; u = LLVMGetNextUse(u)) {
       LLVMValueRef st = LLVMGetUser(u);
+      if ((LLVMIsAPHINode(st) || LLVMIsASelectInst(st)) &&
+          !zy_vec_contains(out, st)) {
+        zy_vec_push(out, st);
+        continue;
+      }
       LLVMValueRef slot = LLVMIsAStoreInst(st) ? LLVMGetOperand(st, 1) : NULL;
       if (!slot || LLVMGetOperand(st, 0) != out->data[k] ||
           !LLVMIsAAllocaInst(slot))
@@ -113,6 +118,8 @@ int zy_freed_here(LLVMValueRef call) {
 
 int zy_reverse_memory_needed(ZyGen *g, LLVMValueRef i) {
   switch (LLVMGetInstructionOpcode(i)) {
+  case LLVMAlloca:
+    return zy_activity_shadowed(g->act, i) && zy_shadow_on_heap(g, i);
   case LLVMStore: {
     /* Floats, and integer constants (memset of a few bytes becomes
      * `store i64 0`): the overwritten adjoint is cleared. */
@@ -423,6 +430,9 @@ int zy_reverse_memory(ZyGen *g, LLVMValueRef i, LLVMValueRef d) {
     return 0;
   case LLVMStore:
     return reverse_store(g, i);
+  case LLVMAlloca: /* a shadow on the heap (zy_shadow_on_heap) */
+    zy_call_free(g->b, "free", zy_shadow_lookup(g, i));
+    return 0;
   case LLVMCall:
     if (is_memcpy(i))
       return reverse_memcpy(g, i);

@@ -102,7 +102,8 @@ static char *shadow_name(char *buf, size_t n, LLVMValueRef i) {
 static void store_pointer(ZyGen *g, LLVMValueRef st) {
   LLVMValueRef v = LLVMGetOperand(st, 0), p = LLVMGetOperand(st, 1);
   if (LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMPointerTypeKind ||
-      !zy_activity_shadowed(g->act, p))
+      !zy_activity_shadowed(g->act, p) ||
+      zy_activity_unshadowed_slot(g->act, p))
     return;
   LLVMValueRef sv = shadow_of(g, v), sp = shadow_of(g, p);
   ZY_ASSERT(sv && sp); /* check_memory refused the other cases */
@@ -170,18 +171,34 @@ static LLVMValueRef shadow_realloc(ZyGen *g, LLVMValueRef i, const char *name) {
   return s;
 }
 
+/* Whether the shadow of alloca `a` lives on the heap (freed by the
+ * reverse sweep): in split mode it must outlive the augmented forward's
+ * frame, and the shadow of an alloca outside the entry block (a VLA in a
+ * loop, released by stackrestore every iteration) must outlive the
+ * forward sweep. */
+int zy_shadow_on_heap(ZyGen *g, LLVMValueRef a) {
+  return g->split || LLVMGetInstructionParent(a) !=
+                         LLVMGetEntryBasicBlock(g->primal);
+}
+
 /* Shadow memory for an allocation, zeroed. */
 static LLVMValueRef shadow_allocation(ZyGen *g, LLVMValueRef i,
                                       LLVMValueRef c, const char *name) {
   if (LLVMIsAAllocaInst(i)) {
     LLVMTypeRef t = LLVMGetAllocatedType(i);
     LLVMValueRef count = map(g, LLVMGetOperand(i, 0));
-    LLVMValueRef s = LLVMBuildArrayAlloca(g->b, t, count, name);
-    LLVMSetAlignment(s, LLVMGetAlignment(c));
     LLVMTargetDataRef td = LLVMGetModuleDataLayout(g->zm->mod);
     LLVMValueRef size = i64(g, LLVMABISizeOfType(td, t));
     count = LLVMBuildZExtOrBitCast(g->b, count, LLVMTypeOf(size), "");
-    zero(g, s, LLVMBuildMul(g->b, size, count, ""));
+    size = LLVMBuildMul(g->b, size, count, "");
+    LLVMValueRef s;
+    if (zy_shadow_on_heap(g, i)) {
+      s = zy_call_malloc(g->b, size, name);
+    } else {
+      s = LLVMBuildArrayAlloca(g->b, t, count, name);
+      LLVMSetAlignment(s, LLVMGetAlignment(c));
+    }
+    zero(g, s, size);
     return s;
   }
   if (zy_activity_allocation(i) == ZY_ALLOC_REALLOC)

@@ -207,6 +207,29 @@ static int returns_constant_memory(LLVMValueRef fn) {
   return 1;
 }
 
+/* An alloca used only as a slot for pointers none of which has a shadow
+ * (at -O0, the slot of an enzyme_const pointer argument): pointers loaded
+ * from it have no shadow either. */
+static int unshadowed_slot(const ZyActivity *a, LLVMValueRef p) {
+  if (!LLVMIsAAllocaInst(p) ||
+      LLVMGetTypeKind(LLVMGetAllocatedType(p)) != LLVMPointerTypeKind)
+    return 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsALoadInst(user) && LLVMGetOperand(user, 0) == p)
+      continue;
+    if (!LLVMIsAStoreInst(user) || LLVMGetOperand(user, 1) != p ||
+        !is_ptr(LLVMGetOperand(user, 0)) ||
+        zy_map_has(&a->shadowed, LLVMGetOperand(user, 0)))
+      return 0;
+  }
+  return 1;
+}
+
+int zy_activity_unshadowed_slot(const ZyActivity *a, LLVMValueRef p) {
+  return zy_map_has(&a->shadowed, p) && unshadowed_slot(a, p);
+}
+
 /* Shadowed pointers: dup arguments, local and heap memory (which may come
  * to hold derivatives), and pointers derived from shadowed ones, also
  * through their integer bits (ptrtoint, + and - an offset, inttoptr). */
@@ -233,7 +256,8 @@ static int derives_shadow(ZyActivity *a, LLVMValueRef i) {
     return 0;
   }
   case LLVMLoad: /* a pointer stored in shadowed memory */
-    return is_ptr(i) && zy_map_has(&a->shadowed, LLVMGetOperand(i, 0));
+    return is_ptr(i) && zy_map_has(&a->shadowed, LLVMGetOperand(i, 0)) &&
+           !unshadowed_slot(a, LLVMGetOperand(i, 0));
   case LLVMGetElementPtr:
   case LLVMBitCast:
   case LLVMAddrSpaceCast:

@@ -27,6 +27,10 @@ int zy_activity_active(const ZyActivity *a, LLVMValueRef v);
 /* The pointer has a shadow. */
 int zy_activity_shadowed(const ZyActivity *a, LLVMValueRef v);
 
+/* Whether shadowed `p` is a stack slot holding only pointers that have no
+ * shadow: storing them needs no shadow store. */
+int zy_activity_unshadowed_slot(const ZyActivity *a, LLVMValueRef p);
+
 /* How a call allocates memory, if it does. */
 typedef enum ZyAlloc {
   ZY_ALLOC_NONE,

@@ -95,6 +95,12 @@ extern "C" int zy_llvm_domtree_dominates(ZyDomTree *T, LLVMBasicBlockRef a,
   return T->DT.dominates(unwrap(a), unwrap(b));
 }
 
+extern "C" LLVMBasicBlockRef zy_llvm_domtree_idom(ZyDomTree *T,
+                                                  LLVMBasicBlockRef bb) {
+  DomTreeNode *N = T->DT.getNode(unwrap(bb));
+  return N && N->getIDom() ? wrap(N->getIDom()->getBlock()) : nullptr;
+}
+
 extern "C" void zy_llvm_domtree_free(ZyDomTree *T) { delete T; }
 
 struct ZyLoopNest {
@@ -282,4 +288,9 @@ extern "C" void zy_llvm_replace_uses_in(LLVMValueRef old, LLVMValueRef repl,
 extern "C" int zy_llvm_call_reads_only(LLVMValueRef call) {
   auto *CB = dyn_cast<CallBase>(unwrap(call));
   return CB && CB->onlyReadsMemory();
+}
+
+extern "C" int zy_llvm_call_no_memory(LLVMValueRef call) {
+  auto *CB = dyn_cast<CallBase>(unwrap(call));
+  return CB && CB->doesNotAccessMemory();
 }

@@ -34,6 +34,8 @@ typedef struct ZyDomTree ZyDomTree;
 ZyDomTree *zy_llvm_domtree_new(LLVMValueRef fn);
 int zy_llvm_domtree_dominates(ZyDomTree *dt, LLVMBasicBlockRef a,
                               LLVMBasicBlockRef b);
+/* The immediate dominator of `bb`, or NULL for the entry block. */
+LLVMBasicBlockRef zy_llvm_domtree_idom(ZyDomTree *dt, LLVMBasicBlockRef bb);
 void zy_llvm_domtree_free(ZyDomTree *dt);
 
 /* Loops of one function.  zy_llvm_loops_new first puts `fn` in
@@ -87,6 +89,7 @@ void zy_llvm_replace_uses_in(LLVMValueRef old, LLVMValueRef repl,
 
 /* Memory effects of a call site (including its callee's attributes). */
 int zy_llvm_call_reads_only(LLVMValueRef call);
+int zy_llvm_call_no_memory(LLVMValueRef call);
 
 /* Command-line options (-zymase-...). */
 int zy_opt_print_gradient(void);  /* -zymase-print           */
