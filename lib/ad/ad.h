@@ -142,6 +142,9 @@ typedef struct ZyGen {
   ZyMap reported;      /* forward values already in the report           */
   ZyMap recompute;     /* primal value -> whether it is recomputed       */
   ZyAlias *alias;      /* alias analysis of the primal, made on demand   */
+  ZyVec pending;       /* (placeholder, primal value) pairs: deferred
+                          lookups of values of loop iterations           */
+  ZyMap plan;          /* primal value -> cached or recomputed           */
   LLVMValueRef retinst;/* the gradient's return (end of the reverse)     */
   LLVMBuilderRef b;    /* positioned in the reverse sweep                */
   LLVMValueRef cur;    /* primal instruction being reversed (for errors) */
@@ -181,20 +184,31 @@ LLVMValueRef zy_loops_reload(ZyGen *g, LLVMValueRef fv, ZyLoop *l);
  * (-zymase-print-cache): `how` says where it is kept. */
 void zy_loops_report(ZyGen *g, LLVMValueRef fv, const char *how);
 
-/* recompute.c: whether the reverse sweep computes primal value `v` (a
- * value of a loop iteration) again rather than caching it, and the code
- * that does at the reverse builder position; the same for the shadow of
- * primal pointer `p`. */
-int zy_recomputable(ZyGen *g, LLVMValueRef v);
-/* ... and whether that needs no value cached at all. */
+/* recompute.c: whether the reverse sweep can compute primal value `v` (a
+ * value of a loop iteration) again without caching anything for it; and
+ * the same for the shadow of primal pointer `p` (then built at the
+ * reverse builder position by zy_shadow_recompute). */
 int zy_recomputable_free(ZyGen *g, LLVMValueRef v);
-LLVMValueRef zy_recompute(ZyGen *g, LLVMValueRef v);
 int zy_shadow_recomputable(ZyGen *g, LLVMValueRef p);
 LLVMValueRef zy_shadow_recompute(ZyGen *g, LLVMValueRef p);
 /* The index (in zy_preds) of the predecessor the forward sweep entered
  * loop block `bb` from, recomputed from the branch that decided it, or
  * NULL when that cannot be done without a cache. */
 LLVMValueRef zy_recompute_pred(ZyGen *g, LLVMBasicBlockRef bb);
+
+/* An induction variable `phi` (start + step * iteration): its start
+ * value, or NULL when `phi` is not one; and its value at the reverse
+ * builder position given the start's value there. */
+LLVMValueRef zy_affine_start(ZyGen *g, LLVMValueRef phi);
+LLVMValueRef zy_affine_rebuild(ZyGen *g, LLVMValueRef phi,
+                               LLVMValueRef start);
+
+/* cacheplan.c: a lookup of primal `v` (a value of a loop iteration)
+ * deferred until every lookup is known: a placeholder, replaced by
+ * zy_plan_finish by a reload or a recomputation chosen by a minimum cut
+ * over all of them. */
+LLVMValueRef zy_plan_defer(ZyGen *g, LLVMValueRef v);
+void zy_plan_finish(ZyGen *g);
 
 /* After both sweeps: buffer growth in the forward, frees at the end of
  * the reverse, the cache report. */

@@ -203,6 +203,7 @@ static void optimize_and_print(ZyGen *g, LLVMValueRef fn) {
 /* Step 9: buffer growth and frees, close the entry block, split (in
  * split mode), optimize. */
 static void finish(ZyGen *g, LLVMValueRef aug, LLVMValueRef rev) {
+  zy_plan_finish(g);
   zy_loops_finish(g);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(g->zm->ctx);
   LLVMPositionBuilderAtEnd(b, g->allocas);

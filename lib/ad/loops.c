@@ -410,6 +410,8 @@ void zy_loops_free(ZyGen *g) {
   zy_map_free(&g->exitivs);
   zy_map_free(&g->reported);
   zy_map_free(&g->recompute);
+  zy_map_free(&g->plan);
+  zy_vec_free(&g->pending);
   if (g->alias)
     zy_llvm_alias_free(g->alias);
   zy_map_free(&g->loopof);

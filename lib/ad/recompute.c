@@ -155,29 +155,20 @@ static LLVMValueRef rebuild_phi(ZyGen *g, LLVMValueRef phi,
                        : LLVMBuildAdd(g->b, start, k, "");
 }
 
-int zy_recomputable(ZyGen *g, LLVMValueRef v) {
-  return cost(g, v, 0) >= 0;
+LLVMValueRef zy_affine_start(ZyGen *g, LLVMValueRef phi) {
+  LLVMValueRef start, next;
+  return affine_phi(g, phi, &start, &next) ? start : NULL;
+}
+
+LLVMValueRef zy_affine_rebuild(ZyGen *g, LLVMValueRef phi,
+                               LLVMValueRef start) {
+  LLVMValueRef s, next;
+  affine_phi(g, phi, &s, &next);
+  return rebuild_phi(g, phi, start, next);
 }
 
 int zy_recomputable_free(ZyGen *g, LLVMValueRef v) {
   return cost(g, v, 0) == 0;
-}
-
-LLVMValueRef zy_recompute(ZyGen *g, LLVMValueRef v) {
-  LLVMValueRef start, next;
-  if (LLVMIsAPHINode(v)) {
-    affine_phi(g, v, &start, &next);
-    return rebuild_phi(g, v, zy_lookup(g, start), next);
-  }
-  LLVMValueRef c = LLVMInstructionClone(zy_map_get(&g->vmap, v));
-  int n = LLVMGetNumOperands(v);
-  for (int k = 0; k < n; k++) {
-    LLVMValueRef op = LLVMGetOperand(v, k);
-    if (LLVMIsAInstruction(op) || LLVMIsAArgument(op))
-      LLVMSetOperand(c, k, zy_lookup(g, op));
-  }
-  LLVMInsertIntoBuilderWithName(g->b, c, "");
-  return c;
 }
 
 /* --- Branch decisions ------------------------------------------------------ */

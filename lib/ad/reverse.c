@@ -120,14 +120,8 @@ LLVMValueRef zy_lookup(ZyGen *g, LLVMValueRef v) {
     return zy_map_get(&g->vmap, v);
   if (!LLVMIsAInstruction(v))
     return v;
-  if (zy_recomputable(g, v)) {
-    LLVMValueRef fv = zy_map_get(&g->vmap, v);
-    if (!zy_map_has(&g->reported, fv)) {
-      zy_map_put(&g->reported, fv, fv);
-      zy_loops_report(g, fv, "recomputed");
-    }
-    return zy_recompute(g, v);
-  }
+  if (zy_loop_of(g, LLVMGetInstructionParent(v)))
+    return zy_plan_defer(g, v); /* cached or recomputed: see cacheplan.c */
   return zy_reload(g, zy_map_get(&g->vmap, v), LLVMGetInstructionParent(v));
 }
 

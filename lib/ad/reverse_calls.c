@@ -86,7 +86,8 @@ static void free_seeds(ZyTT *seeds, unsigned n) {
 /* Erases instruction `v` if nothing uses it, then its operands that
  * become unused (but not the placeholders `keep`). */
 static void erase_dead(LLVMValueRef v, LLVMValueRef *keep, unsigned nkeep) {
-  if (!LLVMIsAInstruction(v) || LLVMGetFirstUse(v))
+  if (!LLVMIsAInstruction(v) || LLVMGetFirstUse(v) ||
+      LLVMGetInstructionOpcode(v) == LLVMFreeze) /* deferred lookups */
     return;
   for (unsigned k = 0; k < nkeep; k++)
     if (keep[k] == v)

@@ -234,7 +234,12 @@ extern "C" int zy_llvm_alias_load_clobbered(ZyAlias *A, LLVMValueRef load) {
   auto *LI = cast<LoadInst>(unwrap(load));
   if (!LI->isSimple())
     return 1;
-  MemoryLocation Loc = MemoryLocation::get(LI);
+  // Any offset from the pointer: alias queries compare values of the
+  // same loop iteration, but a store in a later iteration (to u[i+1] when
+  // this load read u[i+1] as u[i]'s neighbour) counts too.  Type-based
+  // answers hold across iterations and are kept.
+  MemoryLocation Loc = MemoryLocation::getBeforeOrAfter(
+      LI->getPointerOperand(), LI->getAAMetadata());
   for (Instruction &I : instructions(*A->F))
     if (I.mayWriteToMemory() && isModSet(A->AA->getModRefInfo(&I, Loc)))
       return 1;

@@ -66,7 +66,8 @@ void zy_llvm_loops_free(ZyLoopNest *n);
 typedef struct ZyAlias ZyAlias;
 ZyAlias *zy_llvm_alias_new(LLVMValueRef fn);
 /* Whether some instruction of the function may write (or free) the memory
- * that load `load` reads. */
+ * that load `load` reads, in any iteration of the loops around them (any
+ * offset from the load's pointer into the same object counts). */
 int zy_llvm_alias_load_clobbered(ZyAlias *a, LLVMValueRef load);
 void zy_llvm_alias_free(ZyAlias *a);
 

@@ -1,0 +1,206 @@
+/* cacheplan.c - which values of loop iterations the reverse sweep caches
+ * and which it recomputes, chosen by a minimum cut.
+ *
+ * While the reverse sweep is generated, each lookup of a value of a loop
+ * iteration leaves a placeholder.  Once every lookup is known, the values
+ * they need and the values those can be recomputed from form a graph:
+ * each value is an edge in -> out whose capacity is what caching it costs
+ * (its bytes times the iterations it is cached for); a value that cannot
+ * be recomputed (a call, a load of memory that is overwritten, a phi that
+ * is not an induction variable) hangs from the source, a needed value
+ * feeds the sink, and each operand feeds the values computed from it.  A
+ * minimum cut between source and sink is the cheapest set of values to
+ * cache such that everything needed is recomputable from them: for
+ *   sum = x[i] + y[i]; ... x, y overwritten
+ * it caches sum (one double), not x[i] and y[i] (two).  Then each
+ * placeholder is replaced by a reload from a buffer or a recomputation.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include "ad.h"
+
+#include "support/maxflow.h"
+
+#include <llvm-c/Target.h>
+#include <stdint.h>
+
+#define CACHED ((void *)1)
+#define RECOMPUTED ((void *)2)
+
+LLVMValueRef zy_plan_defer(ZyGen *g, LLVMValueRef v) {
+  LLVMValueRef ph =
+      LLVMBuildFreeze(g->b, LLVMGetPoison(LLVMTypeOf(v)), "zymase.lookup");
+  zy_vec_push(&g->pending, ph);
+  zy_vec_push(&g->pending, v);
+  return ph;
+}
+
+static int in_loop(ZyGen *g, LLVMValueRef v) {
+  return LLVMIsAInstruction(v) && zy_loop_of(g, LLVMGetInstructionParent(v));
+}
+
+static int cheap(LLVMOpcode op) {
+  switch (op) {
+  case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMShl: case LLVMLShr:
+  case LLVMAShr: case LLVMAnd: case LLVMOr: case LLVMXor: case LLVMZExt:
+  case LLVMSExt: case LLVMTrunc: case LLVMICmp: case LLVMSelect:
+  case LLVMGetElementPtr: case LLVMFAdd: case LLVMFSub: case LLVMFMul:
+  case LLVMFNeg: case LLVMSIToFP: case LLVMUIToFP: case LLVMFPToSI:
+  case LLVMFPToUI: case LLVMFPExt: case LLVMFPTrunc: case LLVMFCmp:
+  case LLVMBitCast: case LLVMExtractValue: case LLVMExtractElement:
+  case LLVMInsertElement: case LLVMShuffleVector: case LLVMFreeze:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+/* Whether `v` (a value of a loop iteration) may be computed again in the
+ * reverse sweep from its operands. */
+static int legal(ZyGen *g, LLVMValueRef v) {
+  if (LLVMIsAPHINode(v))
+    return zy_affine_start(g, v) != NULL;
+  LLVMOpcode op = LLVMGetInstructionOpcode(v);
+  if (op == LLVMLoad) {
+    if (g->split) /* the caller may change memory before the reverse */
+      return 0;
+    if (!g->alias)
+      g->alias = zy_llvm_alias_new(g->primal);
+    return !zy_llvm_alias_load_clobbered(g->alias, v);
+  }
+  return cheap(op);
+}
+
+/* The in-loop values `v` is recomputed from. */
+static void sources(ZyGen *g, LLVMValueRef v, LLVMValueRef *out, int *n) {
+  *n = 0;
+  if (LLVMIsAPHINode(v)) {
+    LLVMValueRef s = zy_affine_start(g, v);
+    if (in_loop(g, s))
+      out[(*n)++] = s;
+    return;
+  }
+  int k = LLVMGetNumOperands(v);
+  for (int j = 0; j < k && *n < 8; j++)
+    if (in_loop(g, LLVMGetOperand(v, j)))
+      out[(*n)++] = LLVMGetOperand(v, j);
+}
+
+/* What caching `v` costs: its bytes times the iterations it is cached
+ * for (constant trip counts, else 16 per loop level). */
+static long long weight(ZyGen *g, LLVMValueRef v) {
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(g->zm->mod);
+  long long w = (long long)LLVMABISizeOfType(td, LLVMTypeOf(v));
+  for (ZyLoop *l = zy_loop_of(g, LLVMGetInstructionParent(v)); l;
+       l = l->parent) {
+    long long t = l->trip && LLVMIsAConstantInt(l->trip)
+                      ? (long long)LLVMConstIntGetZExtValue(l->trip)
+                      : 16;
+    w *= t < 1 ? 1 : t;
+    if (w > (1LL << 40))
+      return 1LL << 40;
+  }
+  return w < 1 ? 1 : w;
+}
+
+/* The minimum cut over the values the placeholders need; fills
+ * g->plan with CACHED or RECOMPUTED for each value of the graph. */
+static void solve(ZyGen *g) {
+  ZyVec nodes = {0};
+  ZyMap index = {0}, needed = {0};
+  for (size_t k = 0; k < g->pending.len; k += 2) {
+    LLVMValueRef v = g->pending.data[k + 1];
+    if (!LLVMGetFirstUse(g->pending.data[k]) || zy_map_has(&needed, v))
+      continue;
+    zy_map_put(&needed, v, v);
+    zy_map_put(&index, v, (void *)(intptr_t)(nodes.len + 1));
+    zy_vec_push(&nodes, v);
+  }
+  /* The closure under recomputation sources. */
+  for (size_t k = 0; k < nodes.len; k++) {
+    LLVMValueRef v = nodes.data[k], src[8];
+    int n;
+    if (!legal(g, v))
+      continue;
+    sources(g, v, src, &n);
+    for (int j = 0; j < n; j++)
+      if (!zy_map_has(&index, src[j])) {
+        zy_map_put(&index, src[j], (void *)(intptr_t)(nodes.len + 1));
+        zy_vec_push(&nodes, src[j]);
+      }
+  }
+  int nv = (int)nodes.len, s = 2 * nv, t = 2 * nv + 1;
+  ZyFlow *f = zy_flow_new(2 * nv + 2);
+  for (int k = 0; k < nv; k++) {
+    LLVMValueRef v = nodes.data[k], src[8];
+    int n;
+    zy_flow_edge(f, 2 * k, 2 * k + 1, weight(g, v));
+    if (zy_map_has(&needed, v))
+      zy_flow_edge(f, 2 * k + 1, t, ZY_FLOW_INF);
+    if (!legal(g, v)) {
+      zy_flow_edge(f, s, 2 * k, ZY_FLOW_INF);
+      continue;
+    }
+    sources(g, v, src, &n);
+    for (int j = 0; j < n; j++) {
+      int u = (int)(intptr_t)zy_map_get(&index, src[j]) - 1;
+      zy_flow_edge(f, 2 * u + 1, 2 * k, ZY_FLOW_INF);
+    }
+  }
+  zy_flow_max(f, s, t);
+  for (int k = 0; k < nv; k++) {
+    int cut = zy_flow_source_side(f, 2 * k) &&
+              !zy_flow_source_side(f, 2 * k + 1);
+    zy_map_put(&g->plan, nodes.data[k], cut ? CACHED : RECOMPUTED);
+  }
+  zy_flow_free(f);
+  zy_vec_free(&nodes);
+  zy_map_free(&index);
+  zy_map_free(&needed);
+}
+
+/* The value of primal `v` at the builder position, as planned. */
+static LLVMValueRef materialize(ZyGen *g, LLVMValueRef v) {
+  if (LLVMIsAArgument(v))
+    return zy_map_get(&g->vmap, v);
+  if (!LLVMIsAInstruction(v))
+    return v;
+  LLVMBasicBlockRef pbb = LLVMGetInstructionParent(v);
+  ZyLoop *l = zy_loop_of(g, pbb);
+  LLVMValueRef fv = zy_map_get(&g->vmap, v);
+  if (!l)
+    return zy_reload(g, fv, pbb);
+  void *how = zy_map_get(&g->plan, v);
+  if (how != RECOMPUTED || !legal(g, v))
+    return zy_loops_reload(g, fv, l);
+  if (!zy_map_has(&g->reported, fv)) {
+    zy_map_put(&g->reported, fv, fv);
+    zy_loops_report(g, fv, "recomputed");
+  }
+  if (LLVMIsAPHINode(v))
+    return zy_affine_rebuild(g, v, materialize(g, zy_affine_start(g, v)));
+  LLVMValueRef c = LLVMInstructionClone(fv);
+  int n = LLVMGetNumOperands(v);
+  for (int k = 0; k < n; k++) {
+    LLVMValueRef op = LLVMGetOperand(v, k);
+    if (LLVMIsAInstruction(op) || LLVMIsAArgument(op))
+      LLVMSetOperand(c, k, materialize(g, op));
+  }
+  LLVMInsertIntoBuilderWithName(g->b, c, "");
+  return c;
+}
+
+void zy_plan_finish(ZyGen *g) {
+  solve(g);
+  LLVMBuilderRef saved = g->b;
+  g->b = LLVMCreateBuilderInContext(g->zm->ctx);
+  for (size_t k = 0; k < g->pending.len; k += 2) {
+    LLVMValueRef ph = g->pending.data[k], v = g->pending.data[k + 1];
+    if (LLVMGetFirstUse(ph)) {
+      LLVMPositionBuilderBefore(g->b, ph);
+      LLVMReplaceAllUsesWith(ph, materialize(g, v));
+    }
+    LLVMInstructionEraseFromParent(ph);
+  }
+  LLVMDisposeBuilder(g->b);
+  g->b = saved;
+  g->pending.len = 0;
+}
