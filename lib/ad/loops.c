@@ -217,11 +217,21 @@ void zy_loops_forward_fixups(ZyGen *g) {
 
 void zy_loops_enter(ZyGen *g, LLVMBasicBlockRef bb, LLVMBasicBlockRef pred) {
   ZyVec *ivs = zy_map_get(&g->exitivs, bb);
+  LLVMTypeRef i64 = i64_type(g);
   for (ZyLoop *l = zy_loop_of(g, pred); l && !zy_loop_contains(g, l, bb);
-       l = l->parent)
+       l = l->parent) {
+    if (l->trip) {
+      /* An exact trip count: every exit leaves at iteration trip - 1. */
+      LLVMValueRef trip = zy_lookup(g, l->trip);
+      LLVMBuildStore(g->b, LLVMBuildSub(g->b, trip, LLVMConstInt(i64, 1, 0),
+                                        ""),
+                     l->rc);
+      continue;
+    }
     for (size_t k = 0; ivs && k < ivs->len; k += 2)
       if (ivs->data[k] == l)
         LLVMBuildStore(g->b, zy_reload(g, ivs->data[k + 1], bb), l->rc);
+  }
 }
 
 /* --- Per-iteration caches ------------------------------------------------ */
@@ -275,6 +285,23 @@ void zy_loops_report(ZyGen *g, LLVMValueRef fv, const char *how) {
   zy_vec_push(&g->report, strdup(line));
 }
 
+/* Small buffers whose size is known at compile time live on the stack. */
+#define ZY_STACK_BUFFER_BYTES 4096
+
+/* The most iterations loop `l` runs in one call when it and every loop
+ * around it have constant trip counts, else 0. */
+static unsigned long long constant_bound(ZyLoop *l) {
+  unsigned long long n = 1;
+  for (; l; l = l->parent) {
+    if (!l->trip || !LLVMIsAConstantInt(l->trip))
+      return 0;
+    n *= LLVMConstIntGetZExtValue(l->trip);
+    if (n > (1ull << 20))
+      return 0;
+  }
+  return n;
+}
+
 static LLVMValueRef buffer_elem(ZyGen *g, LLVMBuilderRef b, ZyLoop *l,
                                 LLVMValueRef slot, LLVMTypeRef t,
                                 LLVMValueRef idx) {
@@ -290,12 +317,26 @@ LLVMValueRef zy_loops_reload(ZyGen *g, LLVMValueRef fv, ZyLoop *l) {
     return LLVMBuildLoad2(g->b, i64, ivl->rc, "zymase.iv");
   LLVMValueRef slot = zy_map_get(&g->cache, fv);
   if (!slot) {
+    LLVMTargetDataRef td = LLVMGetModuleDataLayout(g->zm->mod);
+    unsigned long long bound = constant_bound(l);
+    int on_stack = !g->split && bound &&
+                   bound * LLVMABISizeOfType(td, t) <= ZY_STACK_BUFFER_BYTES;
     slot = zy_new_slot(g, LLVMPointerTypeInContext(g->zm->ctx, 0),
-                       "zymase.buffer", 1);
-    if (g->split)
-      zy_vec_push(&g->tape, slot);
-    zy_vec_push(&l->bufs, slot);
-    zy_vec_push(&l->btypes, t);
+                       "zymase.buffer", !on_stack);
+    if (on_stack) { /* a fixed-size buffer in the gradient's frame */
+      LLVMBuilderRef b = LLVMCreateBuilderInContext(g->zm->ctx);
+      LLVMPositionBuilderAtEnd(b, g->allocas);
+      LLVMBuildStore(b,
+                     LLVMBuildAlloca(b, LLVMArrayType2(t, bound),
+                                     "zymase.stack.buffer"),
+                     slot);
+      LLVMDisposeBuilder(b);
+    } else {
+      if (g->split)
+        zy_vec_push(&g->tape, slot);
+      zy_vec_push(&l->bufs, slot);
+      zy_vec_push(&l->btypes, t);
+    }
     zy_map_put(&g->cache, fv, slot);
     LLVMBuilderRef b = LLVMCreateBuilderInContext(g->zm->ctx);
     position_after(g, b, fv);
@@ -311,8 +352,9 @@ LLVMValueRef zy_loops_reload(ZyGen *g, LLVMValueRef fv, ZyLoop *l) {
       snprintf(where, sizeof where, "line %u, ", line);
     snprintf(how, sizeof how, "per iteration of loop %d (%sdepth %d), %s",
              (int)(l - g->loops) + 1, where, l->depth,
-             l->trip ? "buffer reserved from the trip count"
-                     : "buffer grown geometrically");
+             on_stack  ? "fixed-size buffer on the stack"
+             : l->trip ? "buffer reserved from the trip count"
+                       : "buffer grown geometrically");
     zy_loops_report(g, fv, how);
   }
   LLVMValueRef n = LLVMBuildLoad2(g->b, i64, l->count, "");
