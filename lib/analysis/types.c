@@ -198,6 +198,13 @@ static int rule_gep(ZyTypes *T, LLVMValueRef i) {
   long long off, stride;
   if (!zy_llvm_gep_offset(T->mod, i, &off, &stride))
     return c;
+  /* p = phi(start, p + off): a pointer walking by `off` bytes is at any
+   * multiple of it (without this, each round of the fixpoint would shift
+   * the types by another `off` until the offset bound). */
+  if (!stride && off && LLVMIsAPHINode(base))
+    for (unsigned k = 0; k < LLVMCountIncoming(base); k++)
+      if (LLVMGetIncomingValue(base, k) == i)
+        stride = off < 0 ? -off : off;
   c |= moved(T, base, i, off, stride, -1);
   c |= moved(T, i, base, -off, stride, -1);
   return c;
