@@ -17,6 +17,7 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
+#include "rules.h"
 #include "support/maxflow.h"
 
 #include <llvm-c/Target.h>
@@ -64,7 +65,7 @@ static int legal(ZyGen *g, LLVMValueRef v) {
       return 0;
     if (!g->alias)
       g->alias = zy_llvm_alias_new(g->primal);
-    return !zy_llvm_alias_load_clobbered(g->alias, v);
+    return !zy_llvm_alias_load_clobbered(g->alias, v, zy_rule_call);
   }
   return cheap(op);
 }

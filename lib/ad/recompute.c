@@ -8,6 +8,8 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
+#include "rules.h"
+
 #include <stdint.h>
 
 #define MAX_DEPTH 12
@@ -90,7 +92,7 @@ static int decide(ZyGen *g, LLVMValueRef v, int depth) {
       return -1;
     if (!g->alias)
       g->alias = zy_llvm_alias_new(g->primal);
-    return zy_llvm_alias_load_clobbered(g->alias, v) ? -1 : 0;
+    return zy_llvm_alias_load_clobbered(g->alias, v, zy_rule_call) ? -1 : 0;
   }
   if (!cheap_opcode(op))
     return -1;

@@ -112,3 +112,8 @@ const ZyRule *zy_rule_for_call(LLVMValueRef callee) {
 int zy_rule_known(LLVMValueRef callee) {
   return zy_rule_for_call(callee) != NULL;
 }
+
+int zy_rule_call(LLVMValueRef call) {
+  LLVMValueRef callee = LLVMGetCalledValue(call);
+  return callee && LLVMIsAFunction(callee) && zy_rule_known(callee);
+}

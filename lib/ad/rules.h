@@ -32,6 +32,9 @@ const ZyRule *zy_rule_for_call(LLVMValueRef callee);
 /* Whether `callee` has a rule: a ZyBenignCall for the effects analysis,
  * as math functions write at most errno. */
 int zy_rule_known(LLVMValueRef callee);
+/* Whether `call` calls a math function with a rule (whose only effect on
+ * memory is errno, which no user pointer reaches). */
+int zy_rule_call(LLVMValueRef call);
 
 /* The rule for a family name ("fmod" is also used for frem). */
 const ZyRule *zy_rule_named(const char *family);

@@ -230,7 +230,8 @@ extern "C" ZyAlias *zy_llvm_alias_new(LLVMValueRef fn) {
   return A;
 }
 
-extern "C" int zy_llvm_alias_load_clobbered(ZyAlias *A, LLVMValueRef load) {
+extern "C" int zy_llvm_alias_load_clobbered(ZyAlias *A, LLVMValueRef load,
+                                            int (*ignore)(LLVMValueRef)) {
   auto *LI = cast<LoadInst>(unwrap(load));
   if (!LI->isSimple())
     return 1;
@@ -241,7 +242,8 @@ extern "C" int zy_llvm_alias_load_clobbered(ZyAlias *A, LLVMValueRef load) {
   MemoryLocation Loc = MemoryLocation::getBeforeOrAfter(
       LI->getPointerOperand(), LI->getAAMetadata());
   for (Instruction &I : instructions(*A->F))
-    if (I.mayWriteToMemory() && isModSet(A->AA->getModRefInfo(&I, Loc)))
+    if (I.mayWriteToMemory() && !(ignore && isa<CallBase>(I) && ignore(wrap(&I))) &&
+        isModSet(A->AA->getModRefInfo(&I, Loc)))
       return 1;
   return 0;
 }

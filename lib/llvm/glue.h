@@ -67,8 +67,10 @@ typedef struct ZyAlias ZyAlias;
 ZyAlias *zy_llvm_alias_new(LLVMValueRef fn);
 /* Whether some instruction of the function may write (or free) the memory
  * that load `load` reads, in any iteration of the loops around them (any
- * offset from the load's pointer into the same object counts). */
-int zy_llvm_alias_load_clobbered(ZyAlias *a, LLVMValueRef load);
+ * offset from the load's pointer into the same object counts).  Calls
+ * for which `ignore` (may be NULL) returns 1 are not asked about. */
+int zy_llvm_alias_load_clobbered(ZyAlias *a, LLVMValueRef load,
+                                 int (*ignore)(LLVMValueRef call));
 void zy_llvm_alias_free(ZyAlias *a);
 
 /* Decomposes the byte offset of GEP `gep` (of module `m`) as `*constant` plus multiples
