@@ -65,7 +65,12 @@ static int legal(ZyGen *g, LLVMValueRef v) {
       return 0;
     if (!g->alias)
       g->alias = zy_llvm_alias_new(g->primal);
-    return !zy_llvm_alias_load_clobbered(g->alias, v, zy_rule_call);
+    /* errno itself (through __errno_location()) is written by them. */
+    LLVMValueRef base = LLVMGetOperand(v, 0);
+    while (LLVMIsAGetElementPtrInst(base))
+      base = LLVMGetOperand(base, 0);
+    return !zy_llvm_alias_load_clobbered(
+        g->alias, v, LLVMIsACallInst(base) ? NULL : zy_rule_call);
   }
   return cheap(op);
 }
