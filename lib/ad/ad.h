@@ -189,6 +189,9 @@ void zy_loops_report(ZyGen *g, LLVMValueRef fv, const char *how);
  * the same for the shadow of primal pointer `p` (then built at the
  * reverse builder position by zy_shadow_recompute). */
 int zy_recomputable_free(ZyGen *g, LLVMValueRef v);
+/* Whether nothing in the function writes the memory `load` reads (in any
+ * iteration), so loading again in the reverse sweep gives its value. */
+int zy_load_unchanged(ZyGen *g, LLVMValueRef load);
 int zy_shadow_recomputable(ZyGen *g, LLVMValueRef p);
 LLVMValueRef zy_shadow_recompute(ZyGen *g, LLVMValueRef p);
 /* The index (in zy_preds) of the predecessor the forward sweep entered

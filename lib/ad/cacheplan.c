@@ -63,14 +63,7 @@ static int legal(ZyGen *g, LLVMValueRef v) {
   if (op == LLVMLoad) {
     if (g->split) /* the caller may change memory before the reverse */
       return 0;
-    if (!g->alias)
-      g->alias = zy_llvm_alias_new(g->primal);
-    /* errno itself (through __errno_location()) is written by them. */
-    LLVMValueRef base = LLVMGetOperand(v, 0);
-    while (LLVMIsAGetElementPtrInst(base))
-      base = LLVMGetOperand(base, 0);
-    return !zy_llvm_alias_load_clobbered(
-        g->alias, v, LLVMIsACallInst(base) ? NULL : zy_rule_call);
+    return zy_load_unchanged(g, v);
   }
   return cheap(op);
 }

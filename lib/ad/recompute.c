@@ -20,6 +20,18 @@ static int invariant_in(ZyGen *g, LLVMValueRef v, ZyLoop *l) {
          !zy_loop_contains(g, l, LLVMGetInstructionParent(v));
 }
 
+int zy_load_unchanged(ZyGen *g, LLVMValueRef load) {
+  if (!g->alias)
+    g->alias = zy_llvm_alias_new(g->primal);
+  /* Math library calls write only errno, which no user pointer reaches;
+   * errno itself (a pointer returned by __errno_location()) they do. */
+  LLVMValueRef base = LLVMGetOperand(load, 0);
+  while (LLVMIsAGetElementPtrInst(base))
+    base = LLVMGetOperand(base, 0);
+  return !zy_llvm_alias_load_clobbered(
+      g->alias, load, LLVMIsACallInst(base) ? NULL : zy_rule_call);
+}
+
 /* A header phi `start, start + step, ...` (integer add or GEP by a
  * constant): *start and the step instruction. */
 static int affine_phi(ZyGen *g, LLVMValueRef phi, LLVMValueRef *start,
@@ -90,9 +102,7 @@ static int decide(ZyGen *g, LLVMValueRef v, int depth) {
       return -1;
     if (operands_cost(g, v, l, depth) != 0)
       return -1;
-    if (!g->alias)
-      g->alias = zy_llvm_alias_new(g->primal);
-    return zy_llvm_alias_load_clobbered(g->alias, v, zy_rule_call) ? -1 : 0;
+    return zy_load_unchanged(g, v) ? 0 : -1;
   }
   if (!cheap_opcode(op))
     return -1;
