@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
+#include "rules.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -66,8 +68,10 @@ LLVMValueRef zy_preprocess(LLVMValueRef fn) {
     unsigned kind = LLVMGetEnumAttributeKindForName(drop[i], strlen(drop[i]));
     LLVMRemoveEnumAttributeAtIndex(p, LLVMAttributeFunctionIndex, kind);
   }
-  if (zy_opt_preopt())
+  if (zy_opt_preopt()) {
+    zy_llvm_infer_call_effects(p, zy_rule_call);
     zy_llvm_simplify_function(p, 2);
+  }
   promote_indirect_calls(p);
   return p;
 }

@@ -20,6 +20,7 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/IPO/FunctionAttrs.h"
 #include "llvm/Transforms/Utils/CallPromotionUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/LCSSA.h"
@@ -74,6 +75,45 @@ extern "C" void zy_llvm_simplify_function(LLVMValueRef fn, int level) {
   FunctionPassManager FPM =
       PB.buildFunctionSimplificationPipeline(L, ThinOrFullLTOPhase::None);
   FPM.run(F, FAM);
+}
+
+extern "C" void zy_llvm_infer_call_effects(LLVMValueRef fn,
+                                           int (*pure)(LLVMValueRef)) {
+  Function &F = *unwrap<Function>(fn);
+  DenseMap<Function *, MemoryEffects> Known;
+  for (Instruction &I : instructions(F)) {
+    auto *CB = dyn_cast<CallBase>(&I);
+    Function *Callee = CB ? CB->getCalledFunction() : nullptr;
+    if (!Callee || Callee->isDeclaration() || Callee->isInterposable())
+      continue;
+    auto It = Known.find(Callee);
+    if (It == Known.end()) {
+      PassBuilder PB;
+      LoopAnalysisManager LAM;
+      FunctionAnalysisManager FAM;
+      CGSCCAnalysisManager CGAM;
+      ModuleAnalysisManager MAM;
+      FAM.registerPass([&] { return PB.buildDefaultAAPipeline(); });
+      PB.registerModuleAnalyses(MAM);
+      PB.registerCGSCCAnalyses(CGAM);
+      PB.registerFunctionAnalyses(FAM);
+      PB.registerLoopAnalyses(LAM);
+      PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+      // On a copy whose calls of pure functions (math functions: their
+      // errno does not matter to AD) are marked as such.
+      ValueToValueMapTy VMap;
+      Function *Copy = CloneFunction(Callee, VMap);
+      for (Instruction &J : instructions(*Copy))
+        if (auto *C = dyn_cast<CallBase>(&J); C && pure(wrap(C)))
+          C->setDoesNotAccessMemory();
+      auto &AA = FAM.getResult<AAManager>(*Copy);
+      MemoryEffects ME = computeFunctionBodyMemoryAccess(*Copy, AA);
+      FAM.clear();
+      Copy->eraseFromParent();
+      It = Known.insert({Callee, ME}).first;
+    }
+    CB->setMemoryEffects(CB->getMemoryEffects() & It->second);
+  }
 }
 
 extern "C" int zy_llvm_verify_function(LLVMValueRef fn) {

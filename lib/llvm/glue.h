@@ -26,6 +26,13 @@ LLVMValueRef zy_llvm_clone_function(LLVMValueRef fn, const char *name);
  * (1..3) on `fn` alone. */
 void zy_llvm_simplify_function(LLVMValueRef fn, int level);
 
+/* Gives each call in `fn` of a function with a body the memory effects
+ * of that body (accesses to the callee's own stack ignored, and calls in
+ * it for which `pure` returns 1 taken as not accessing memory), so that
+ * the pre-AD pipeline can move calls that only read memory, e.g. out of
+ * loops, even when the callees were compiled at -O0 without attributes. */
+void zy_llvm_infer_call_effects(LLVMValueRef fn, int (*pure)(LLVMValueRef));
+
 /* Runs the verifier on `fn`; prints problems to stderr; 0 when valid. */
 int zy_llvm_verify_function(LLVMValueRef fn);
 
