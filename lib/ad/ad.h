@@ -83,7 +83,9 @@ typedef struct ZyLoop {
   struct ZyLoop *parent;
   int depth;                  /* 1 for an outermost loop                */
   LLVMBasicBlockRef header, preheader, latch; /* primal                  */
-  LLVMValueRef trip;          /* primal i64 trip count, or NULL         */
+  LLVMValueRef trip;          /* primal i64 bound of the trip count, or
+                                 NULL                                   */
+  int trip_exact;             /* ... exact, and the latch the only exit */
   LLVMValueRef iv;            /* forward: iteration number in the entry */
   LLVMValueRef idx;           /* forward: index of the iteration        */
   LLVMBasicBlockRef body;     /* forward: the header's code after the

@@ -51,6 +51,7 @@ int zy_loops_analyze(ZyGen *g) {
     l->preheader = d.preheader;
     l->latch = d.latch;
     l->trip = d.trip;
+    l->trip_exact = d.trip_exact;
     l->parent = d.parent >= 0 ? &g->loops[d.parent] : NULL;
     l->depth = l->parent ? l->parent->depth + 1 : 1;
     if (!d.preheader || !d.latch || !d.dedicated_exits)
@@ -220,8 +221,8 @@ void zy_loops_enter(ZyGen *g, LLVMBasicBlockRef bb, LLVMBasicBlockRef pred) {
   LLVMTypeRef i64 = i64_type(g);
   for (ZyLoop *l = zy_loop_of(g, pred); l && !zy_loop_contains(g, l, bb);
        l = l->parent) {
-    if (l->trip) {
-      /* An exact trip count: every exit leaves at iteration trip - 1. */
+    if (l->trip_exact) {
+      /* The only exit is the latch's, after trip iterations. */
       LLVMValueRef trip = zy_lookup(g, l->trip);
       LLVMBuildStore(g->b, LLVMBuildSub(g->b, trip, LLVMConstInt(i64, 1, 0),
                                         ""),

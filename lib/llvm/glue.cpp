@@ -149,6 +149,7 @@ struct ZyLoopNest {
   SmallVector<Loop *, 8> Loops; // preorder: parents first
   DenseMap<Loop *, unsigned> Index;
   DenseMap<BasicBlock *, Value *> Trips; // by header
+  SmallPtrSet<BasicBlock *, 8> ExactTrips;
   Function *F;
 };
 
@@ -167,7 +168,12 @@ static void expand_trip_counts(Function &F, ZyLoopNest &N) {
   SCEVExpander Exp = zyMakeExpander(SE, DL, "zymase.trip");
   for (Loop *L : LI.getLoopsInPreorder()) {
     BasicBlock *Pre = L->getLoopPreheader();
-    const SCEV *BTC = SE.getBackedgeTakenCount(L);
+    // An upper bound, for reserving buffers; exact when the only exit is
+    // the latch's and scalar evolution knows it exactly.
+    const SCEV *BTC = SE.getSymbolicMaxBackedgeTakenCount(L);
+    const SCEV *Exact = SE.getBackedgeTakenCount(L);
+    bool IsExact = L->getExitingBlock() &&
+                   L->getExitingBlock() == L->getLoopLatch() && Exact == BTC;
     if (!Pre || isa<SCEVCouldNotCompute>(BTC) ||
         !BTC->getType()->isIntegerTy() ||
         BTC->getType()->getIntegerBitWidth() > 64)
@@ -183,6 +189,8 @@ static void expand_trip_counts(Function &F, ZyLoopNest &N) {
         }))
       continue;
     N.Trips[L->getHeader()] = Exp.expandCodeFor(Trip, I64, At);
+    if (IsExact)
+      N.ExactTrips.insert(L->getHeader());
   }
   Exp.clear();
 }
@@ -223,6 +231,7 @@ extern "C" void zy_llvm_loops_describe(ZyLoopNest *N, unsigned l,
   out->parent = L->getParentLoop() ? (int)N->Index[L->getParentLoop()] : -1;
   out->dedicated_exits = L->hasDedicatedExits();
   out->trip = wrap(N->Trips.lookup(L->getHeader()));
+  out->trip_exact = N->ExactTrips.count(L->getHeader());
 }
 
 extern "C" int zy_llvm_loops_innermost(ZyLoopNest *N, LLVMBasicBlockRef bb) {

@@ -49,14 +49,16 @@ void zy_llvm_domtree_free(ZyDomTree *dt);
  * loop-simplified, LCSSA form (each loop gets one preheader, one latch and
  * exit blocks entered only from inside it; values leave loops only
  * through phis of the exit blocks), then expands, at the end of each
- * preheader, the loop's trip count when scalar evolution knows it before
- * the loop, and analyses the loops. */
+ * preheader, a bound of the loop's trip count when scalar evolution knows
+ * one before the loop, and analyses the loops. */
 typedef struct ZyLoopNest ZyLoopNest;
 typedef struct ZyLoopDesc {
   LLVMBasicBlockRef header, preheader, latch; /* NULL when missing      */
   int parent;          /* index of the enclosing loop, or -1           */
   int dedicated_exits; /* every exit block is entered only from inside */
-  LLVMValueRef trip;   /* i64 header executions per entry, or NULL     */
+  LLVMValueRef trip;   /* i64 upper bound of the header executions per
+                          entry, or NULL                                */
+  int trip_exact;      /* trip is exact and the latch is the only exit */
 } ZyLoopDesc;
 ZyLoopNest *zy_llvm_loops_new(LLVMValueRef fn);
 /* The number of loops; loop indices put each loop after its parent. */
