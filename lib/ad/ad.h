@@ -86,6 +86,10 @@ typedef struct ZyLoop {
   LLVMValueRef trip;          /* primal i64 bound of the trip count, or
                                  NULL                                   */
   int trip_exact;             /* ... exact, and the latch the only exit */
+  LLVMValueRef nest_trip;     /* primal i64 bound of the iterations over
+                                 the enclosing nest, reserved at the end
+                                 of primal block nest_at, or NULL       */
+  LLVMBasicBlockRef nest_at;
   LLVMValueRef iv;            /* forward: iteration number in the entry */
   LLVMValueRef idx;           /* forward: index of the iteration        */
   LLVMBasicBlockRef body;     /* forward: the header's code after the

@@ -52,6 +52,8 @@ int zy_loops_analyze(ZyGen *g) {
     l->latch = d.latch;
     l->trip = d.trip;
     l->trip_exact = d.trip_exact;
+    l->nest_trip = d.nest_trip;
+    l->nest_at = d.nest_at;
     l->parent = d.parent >= 0 ? &g->loops[d.parent] : NULL;
     l->depth = l->parent ? l->parent->depth + 1 : 1;
     if (!d.preheader || !d.latch || !d.dedicated_exits)
@@ -166,16 +168,24 @@ void zy_loops_forward_begin(ZyGen *g, LLVMBasicBlockRef bb) {
     header_begin(g, l);
 }
 
-void zy_loops_forward_end(ZyGen *g, LLVMBasicBlockRef bb) {
-  ZyLoop *l = loop_with_preheader(g, bb);
-  if (!l || !l->trip)
-    return;
-  /* The trip count is known: reserve room for the whole entry. */
+/* Room for `iters` more iterations of `l`. */
+static void reserve(ZyGen *g, ZyLoop *l, LLVMValueRef iters) {
   LLVMTypeRef i64 = i64_type(g);
   make_slots(g, l);
   LLVMValueRef n = LLVMBuildLoad2(g->b, i64, l->count, "");
-  LLVMValueRef trip = zy_map_get(&g->vmap, l->trip);
-  grow_site(g, l, LLVMBuildNUWAdd(g->b, n, trip ? trip : l->trip, ""));
+  LLVMValueRef fv = zy_map_get(&g->vmap, iters);
+  grow_site(g, l, LLVMBuildNUWAdd(g->b, n, fv ? fv : iters, ""));
+}
+
+void zy_loops_forward_end(ZyGen *g, LLVMBasicBlockRef bb) {
+  /* Iteration counts known before a whole nest: reserved once for it. */
+  for (unsigned k = 0; k < g->nloops; k++)
+    if (g->loops[k].nest_trip && g->loops[k].nest_at == bb)
+      reserve(g, &g->loops[k], g->loops[k].nest_trip);
+  /* The trip count is known: room for the whole entry. */
+  ZyLoop *l = loop_with_preheader(g, bb);
+  if (l && l->trip && !l->nest_trip)
+    reserve(g, l, l->trip);
 }
 
 /* The incoming values of the phis made by the hooks above, once every

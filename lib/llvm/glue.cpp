@@ -150,6 +150,8 @@ struct ZyLoopNest {
   DenseMap<Loop *, unsigned> Index;
   DenseMap<BasicBlock *, Value *> Trips; // by header
   SmallPtrSet<BasicBlock *, 8> ExactTrips;
+  // header -> (iterations over the nest, preheader that reserves them)
+  DenseMap<BasicBlock *, std::pair<Value *, BasicBlock *>> NestTrips;
   Function *F;
 };
 
@@ -166,6 +168,7 @@ static void expand_trip_counts(Function &F, ZyLoopNest &N) {
   const DataLayout &DL = F.getParent()->getDataLayout();
   Type *I64 = Type::getInt64Ty(F.getContext());
   SCEVExpander Exp = zyMakeExpander(SE, DL, "zymase.trip");
+  DenseMap<Loop *, const SCEV *> TripOf;
   for (Loop *L : LI.getLoopsInPreorder()) {
     BasicBlock *Pre = L->getLoopPreheader();
     // An upper bound, for reserving buffers; exact when the only exit is
@@ -189,8 +192,26 @@ static void expand_trip_counts(Function &F, ZyLoopNest &N) {
         }))
       continue;
     N.Trips[L->getHeader()] = Exp.expandCodeFor(Trip, I64, At);
+    TripOf[L] = Trip;
     if (IsExact)
       N.ExactTrips.insert(L->getHeader());
+    // The iterations of L over a whole nest of loops around it, when
+    // their counts are known before the outermost of them: reserved there
+    // once instead of at every entry into L.
+    const SCEV *Total = Trip;
+    Loop *Top = L;
+    for (Loop *P = L->getParentLoop(); P; P = P->getParentLoop()) {
+      auto It = TripOf.find(P);
+      if (It == TripOf.end() || !SE.isLoopInvariant(Total, P))
+        break;
+      Total = SE.getMulExpr(Total, It->second);
+      Top = P;
+    }
+    if (Top != L &&
+        Exp.isSafeToExpandAt(Total, Top->getLoopPreheader()->getTerminator()))
+      N.NestTrips[L->getHeader()] = {
+          Exp.expandCodeFor(Total, I64, Top->getLoopPreheader()->getTerminator()),
+          Top->getLoopPreheader()};
   }
   Exp.clear();
 }
@@ -232,6 +253,9 @@ extern "C" void zy_llvm_loops_describe(ZyLoopNest *N, unsigned l,
   out->dedicated_exits = L->hasDedicatedExits();
   out->trip = wrap(N->Trips.lookup(L->getHeader()));
   out->trip_exact = N->ExactTrips.count(L->getHeader());
+  auto Nest = N->NestTrips.lookup(L->getHeader());
+  out->nest_trip = wrap(Nest.first);
+  out->nest_at = wrap(Nest.second);
 }
 
 extern "C" int zy_llvm_loops_innermost(ZyLoopNest *N, LLVMBasicBlockRef bb) {

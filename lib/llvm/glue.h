@@ -59,6 +59,10 @@ typedef struct ZyLoopDesc {
   LLVMValueRef trip;   /* i64 upper bound of the header executions per
                           entry, or NULL                                */
   int trip_exact;      /* trip is exact and the latch is the only exit */
+  LLVMValueRef nest_trip; /* i64 bound of the iterations over a nest of
+                          enclosing loops whose counts are known before
+                          the outermost, or NULL ...                   */
+  LLVMBasicBlockRef nest_at; /* ... computed at the end of this block  */
 } ZyLoopDesc;
 ZyLoopNest *zy_llvm_loops_new(LLVMValueRef fn);
 /* The number of loops; loop indices put each loop after its parent. */
