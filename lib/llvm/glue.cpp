@@ -171,12 +171,15 @@ static void expand_trip_counts(Function &F, ZyLoopNest &N) {
   DenseMap<Loop *, const SCEV *> TripOf;
   for (Loop *L : LI.getLoopsInPreorder()) {
     BasicBlock *Pre = L->getLoopPreheader();
-    // An upper bound, for reserving buffers; exact when the only exit is
-    // the latch's and scalar evolution knows it exactly.
-    const SCEV *BTC = SE.getSymbolicMaxBackedgeTakenCount(L);
-    const SCEV *Exact = SE.getBackedgeTakenCount(L);
+    // Scalar evolution's count, for reserving buffers: never below the
+    // iterations run (with several exits it may be the count of one of
+    // them, as LLVM 19 gives for a loop with a break).  Not its symbolic
+    // maximum: for a data-dependent exit that is the induction variable's
+    // range (2^31 iterations, 16 GB reserved).  The count is the exit's
+    // iteration number when the latch is the only exit.
+    const SCEV *BTC = SE.getBackedgeTakenCount(L);
     bool IsExact = L->getExitingBlock() &&
-                   L->getExitingBlock() == L->getLoopLatch() && Exact == BTC;
+                   L->getExitingBlock() == L->getLoopLatch();
     if (!Pre || isa<SCEVCouldNotCompute>(BTC) ||
         !BTC->getType()->isIntegerTy() ||
         BTC->getType()->getIntegerBitWidth() > 64)
