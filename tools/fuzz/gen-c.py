@@ -5,7 +5,7 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 """Generate one fuzz case from a seed (python3, standard library only).
 
-    gen-c.py SEED [--loop] [-o FILE]
+    gen-c.py SEED [--no-loops] [-o FILE]
 
 f is built from + - * /, unary minus, libm calls whose arguments are
 guarded to stay in their domain, float (f-suffixed) sub-expressions, if/else,
@@ -13,17 +13,36 @@ ternaries, a switch on an int, locals, int->double conversions and calls to
 random static helpers (acyclic, plus at most one recursive helper with a
 depth argument).  A third of the cases use double only (tight tolerances);
 in the others some parameters or the result of f may be float, and k may
-sit anywhere in the parameter list.  --loop adds a `for` loop, which Zymase does not support
-yet: the expected outcome is then either a correct gradient (the loop was
-unrolled before differentiation) or the error "... contains a loop".
+sit anywhere in the parameter list.
+
+Four cases out of five have loops, in f and in the helpers (--no-loops
+turns them off): for loops whose trip counts come from k and the other ints
+((k & 7) + 1, an outer counter + 1 for triangular nests; counting up, down
+or by two), while and do-while loops that exit on a data-dependent
+condition and are capped by a counter so that they terminate, for loops
+with a data-dependent test in their condition, nests up to three deep
+(helpers called inside loops count toward the three), break, continue and
+early returns under data-dependent conditions, loop-carried values (sums,
+bounded products, contracting recurrences, running min/max, second-order
+and rotation recurrences over two variables) and local arrays: filled in
+one loop, updated in place (a[i] = g(a[i], a[i - 1]) forwards, from
+a[i + 1] backwards, sometimes in several passes) and reduced in another,
+and read or written at masked indices anywhere in their scope.  The updates
+keep values bounded over the at most 8^3 iterations of a nest (a point
+where f overflows all the same is skipped).
 
 main() calls __enzyme_autodiff at a few random points with a random set of
 active arguments (the others passed with enzyme_const) and checks each
 derivative against fourth-order central differences evaluated in long
 double at three step sizes.  A point is skipped when f is not smooth there:
 when a shadow copy of f (f_p, same code with every branch, switch, fmin,
-fabs, fmod, atan2 and double->int conversion recorded) takes another path
-anywhere on the stencil, or when the three difference quotients disagree.
+fabs, fmod, atan2 and double->int conversion recorded, and every loop
+condition and loop exit test, so its trip counts too) takes another path
+anywhere on the stencil, when the three difference quotients disagree, or
+when f is not finite there or raises a floating-point overflow, division by
+zero or invalid exception on the way (an inf or NaN intermediate that the
+result does not see, such as fmin(inf, y), still makes the derivative
+rules produce NaN, as in any AD tool).
 It prints "zzfuzz: MISMATCH ..." and exits 1 on a real mismatch, and
 "zzfuzz: ok ..." with the counts otherwise.  Run with ZZFUZZ_PERTURB=r, the
 program scales each gradient by 1 + r before the check, to measure what the
@@ -89,6 +108,7 @@ LIBM = [
 KINKED = ["fmin", "fmax", "fabs", "fmod", "atan2"]
 
 PRELUDE = r"""
+#include <fenv.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,6 +144,10 @@ class Fn:
         self.params = params  # [(name, 'd'|'f'|'i')]
         self.callees = callees  # [Fn]
         self.depth_param = depth_param  # recursion depth parameter or None
+        # Loop nesting of the body, callees included: a call from inside
+        # loops is only made while the total stays at most MAX_DEPTH, which
+        # bounds the work of one call of f (about 8^3 iterations).
+        self.depth = 0
 
     def prototype(self, attrs=""):
         ps = ", ".join(f"{ctype(t)} {n}" for n, t in self.params)
@@ -131,24 +155,87 @@ class Fn:
 
 
 def ctype(t):
-    return {"d": "double", "f": "float", "i": "int"}[t]
+    return {"d": "double", "f": "float", "i": "int", "P": "double *"}[t]
+
+
+def subst(tmpl, t, **parts):
+    """tmpl with '@' made the float suffix (t == 'f') and the upper-case
+    letters given in parts replaced by their text."""
+    s = "f" if t == "f" else ""
+    return re.sub("[@A-Z]", lambda m: s if m.group() == "@"
+                  else parts.get(m.group(), m.group()), tmpl)
+
+
+MAX_DEPTH = 3
+
+# Loop-carried updates of an accumulator V (the outer variable a loop
+# feeds): sums, bounded products, contracting recurrences, a running
+# minimum or maximum.  E is a random expression that does not read V
+# (expr_without), W a second variable for the two-variable recurrences, T
+# and U fresh temporaries of C type Y.  None grows faster than linearly in
+# the iterations when E does not, so that f stays moderate over the
+# hundreds of iterations of a nest.
+CARRIED = [
+    ("add", ["V += E;"]),
+    ("add", ["V += 0.25@ * E;"]),
+    ("sub", ["V -= 0.5@ * E;"]),
+    ("prod", ["V *= 1.0@ + 0.25@ * tanh@(E);"]),
+    ("prod", ["V *= cos@(E);"]),
+    ("rec", ["V = V * 0.5@ + sin@(V + E);"]),
+    ("rec", ["V = 0.75@ * V + 0.5@ * tanh@(E);"]),
+    ("rec", ["V = 0.5@ * V + E;"]),
+    ("max", ["V = fmax@(V, E);"]),
+    ("min", ["V = fmin@(V, E);"]),
+    # Second-order recurrence (eigenvalues 0.81 and -0.31).
+    ("pair", ["Y T = V;", "V = 0.5@ * V + 0.25@ * W;", "W = T + 0.1@ * E;"]),
+    # Rotation by an angle that depends on the data: norm-preserving.
+    ("pair", ["Y T = E;", "Y U = V;", "V = cos@(T) * V - sin@(T) * W;",
+              "W = sin@(T) * U + cos@(T) * W;"]),
+]
+
+# In-place updates a[i] = g(a[i], a[i - 1]) (A is a[i], B the other
+# element, E a random expression).
+INPLACE = [
+    "A = A + 0.5@ * B;",
+    "A = A * 0.75@ + sin@(B + E);",
+    "A = 0.5@ * (A + B) + 0.25@ * E;",
+    "A = A * tanh@(B) + E;",
+    "A += B * E;",
+    "A = fmax@(A, B) + 0.1@ * E;",
+]
 
 
 class Gen:
-    def __init__(self, seed, loop):
+    def __init__(self, seed, loops=True):
         self.r = random.Random(seed)
         self.seed = seed
-        self.want_loop = loop
-        self.loops = 0
         self.uses_float = False
         self.tailrec = False
         self.ntemp = 0
         # A third of the cases are double-only, for tight tolerances.
         self.allow_float = self.r.random() < 0.67
+        # Four cases out of five have loops; loop_p is how likely a
+        # statement is to be one.
+        self.loop_p = 0.0
+        if loops and self.r.random() < 0.8:
+            self.loop_p = self.r.choice([0.12, 0.2, 0.3])
+        self.stats = {"loops": 0, "depth": 0, "while": 0, "arrays": 0,
+                      "exits": 0}
+        self.depth = 0  # loops around the statement being generated
+        self.in_switch = False  # whether `break` would leave a switch
+        self.exits_ok = True  # whether break/continue may leave this body
+        self.arrays = {}  # local array -> size
+        self.imax = {}  # loop counter -> largest value it takes
+        self.touched = set()  # variables updated by loops
+        self.hv = None  # the array helper, if any
 
     def flt(self, p):
         """Whether to pick float here (probability p, if floats are on)."""
         return self.allow_float and self.r.random() < p
+
+    def new(self, prefix):
+        self.ntemp += 1
+        return f"{prefix}{self.ntemp}"
 
     # -- expressions -------------------------------------------------------
 
@@ -161,7 +248,7 @@ class Gen:
     def var(self, t):
         """A floating variable in scope, preferring type t."""
         same = [n for n, vt in self.scope if vt == t]
-        anyf = [n for n, vt in self.scope if vt in "df"]
+        anyf = [n for n, vt in self.scope if vt in ("d", "f")]
         pool = same if same and self.r.random() < 0.8 else anyf
         return self.r.choice(pool) if pool else None
 
@@ -174,8 +261,23 @@ class Gen:
         return r.choice([v, f"({v} % 3)", f"({v} + 1)", f"(({v} * 7) % 5)",
                          f"({v} & 1)", f"({v} - 1)"])
 
+    def elem(self, t):
+        """An element of a local array in scope (preferring type t) at an
+        index masked into range, or None."""
+        arrs = [(n, vt) for n, vt in self.scope if vt in ("D", "F")]
+        if not arrs:
+            return None
+        same = [a for a in arrs if a[1] == t.upper()]
+        n, vt = self.r.choice(same or arrs)
+        e = f"{n}[{self.intexpr()} & {self.arrays[n] - 1}]"
+        return e if vt == t.upper() else f"({ctype(t)}){e}"
+
     def leaf(self, t):
         r = self.r
+        if r.random() < 0.2:
+            e = self.elem(t)
+            if e:
+                return e
         p = r.random()
         v = self.var(t)
         if v and p < 0.75:
@@ -194,7 +296,7 @@ class Gen:
             ["int"] * 3 + ["trunc"] * 1
         if self.allow_float:
             kinds += ["other"] * 7
-        if self.callees:
+        if self.callable():
             kinds += ["helper"] * 8
         k = r.choice(kinds)
         d = depth - 1
@@ -230,6 +332,21 @@ class Gen:
             return f"({ctype(t)})ZI(tanh({self.expr('d', d)}) * 2.5)"
         return self.helper_call(t, d)
 
+    def expr_without(self, v, t, depth):
+        """An expression that does not read v directly.  In a loop, v += E
+        with v in E doubles v at every iteration: after a few dozen, f is
+        dominated by terms like sin(2^40 x), whose derivative is huge and
+        right but beyond what finite differences can resolve (their
+        high-frequency part aliases into noise below the smoothness
+        check), a false mismatch."""
+        if not self.depth:
+            return self.expr(t, depth)
+        saved = self.scope
+        self.scope = [e for e in saved if e[0] != v]
+        e = self.expr(t, depth)
+        self.scope = saved
+        return e
+
     def sfx(self, t):
         if t == "f":
             self.uses_float = True
@@ -263,11 +380,26 @@ class Gen:
             c = f"!{c}"
         return c
 
-    def helper_call(self, t, d):
-        fn = self.r.choice(self.callees)
+    def callable(self):
+        """The helpers a call here may use: their loops, nested in the
+        loops around the call, stay within MAX_DEPTH, and hv only with an
+        array to pass."""
+        arr = self.arrays8()
+        return [c for c in self.callees if c.depth + self.depth <= MAX_DEPTH
+                and (arr or all(t != "P" for _, t in c.params))]
+
+    def arrays8(self):
+        """The double arrays of 8 elements in scope (for hv)."""
+        return [n for n, vt in self.scope if vt == "D" and self.arrays[n] == 8]
+
+    def helper_call(self, t, d, fn=None):
+        fn = fn or self.r.choice(self.callable())
+        self.called_depth = max(self.called_depth, fn.depth)
         args = []
         for n, pt in fn.params:
-            if pt == "i":
+            if pt == "P":
+                args.append(self.r.choice(self.arrays8()))
+            elif pt == "i":
                 if n == fn.depth_param:
                     args.append(self.r.choice(["2", "3", "1",
                                                f"({self.intexpr()}) & 3"]))
@@ -281,8 +413,7 @@ class Gen:
     # -- statements ----------------------------------------------------------
 
     def temp(self):
-        self.ntemp += 1
-        return f"t{self.ntemp}"
+        return self.new("t")
 
     def locals_of(self, types="df"):
         return [n for n, vt in self.scope if vt in types and n in self.mutable]
@@ -290,12 +421,25 @@ class Gen:
     def stmt(self, lines, ind, budget, nest):
         """Appends one random statement to lines; returns nothing."""
         r = self.r
-        p = r.random()
         sp = "  " * ind
         muts = self.locals_of()
-        if self.want_loop and not self.loops and muts and r.random() < 0.15:
-            self.loop(lines, ind, muts)
+        if self.depth < MAX_DEPTH and \
+                r.random() < self.loop_p / (1 + self.depth):
+            self.loop_stmt(lines, ind, budget, nest)
             return
+        if self.depth:
+            # Statements that only make sense in a loop body.
+            q = r.random()
+            if q < 0.12 and self.exits_ok:
+                self.exit_stmt(lines, ind, budget)
+                return
+            if q < 0.3 and muts:
+                lines += self.carried(r.choice(muts), ind, budget)
+                return
+            if q < 0.4 and self.elem("d"):
+                self.array_store(lines, ind, budget)
+                return
+        p = r.random()
         if p < 0.35 or not muts:
             t = "f" if self.flt(0.25) else "d"
             if t == "f":
@@ -307,24 +451,28 @@ class Gen:
         elif p < 0.5:
             n = r.choice(muts)
             t = dict(self.scope)[n]
-            op = r.choice(["=", "=", "+=", "-=", "*="])
-            lines.append(f"{sp}{n} {op} {self.expr(t, budget)};")
+            # In a loop, `*=` with an arbitrary factor would overflow.
+            op = r.choice(["=", "=", "+=", "-="] + ["*="] * (not self.depth))
+            lines.append(f"{sp}{n} {op} {self.expr_without(n, t, budget)};")
         elif p < 0.72 and nest < 2:
             self.if_stmt(lines, ind, budget, nest)
         elif p < 0.82 and nest < 2:
             self.switch_stmt(lines, ind, budget, nest)
         elif p < 0.9 and self.returned_early < 2:
             self.returned_early += 1
+            if self.depth:
+                self.stats["exits"] += 1
             lines.append(f"{sp}if ({self.cond(budget - 1)})")
             lines.append(f"{sp}  return {self.expr(self.fn.ret, budget)};")
         elif p < 0.95:
-            n = f"m{self.ntemp}"
-            self.ntemp += 1
+            n = self.new("m")
             if r.random() < 0.7:
                 lines.append(f"{sp}int {n} = {self.intexpr()};")
             else:
                 lines.append(f"{sp}int {n} = ZI(tanh({self.expr('d', budget - 1)}) * 2.0);")
             self.scope.append((n, "i"))
+        elif p < 0.97 and not self.depth:
+            self.array_decl(lines, ind, budget, nest)
         else:
             n = r.choice(muts)
             t = dict(self.scope)[n]
@@ -352,6 +500,8 @@ class Gen:
             sel = f"ZI(tanh({self.expr('d', budget - 1)}) * 2.0)"
         else:
             sel = self.intexpr()
+        saved = self.in_switch
+        self.in_switch = True
         lines.append(f"{sp}switch (ZS({sel})) {{")
         ncase = r.randint(1, 3)
         for c in range(ncase):
@@ -367,19 +517,294 @@ class Gen:
         lines.append(f"{sp}  break;")
         lines.append(f"{sp}}}")
         lines.append(f"{sp}}}")
+        self.in_switch = saved
 
-    def loop(self, lines, ind, muts):
+    # -- loops -----------------------------------------------------------------
+    #
+    # Every loop condition and every exit test is wrapped in ZB, so the
+    # shadow f_p records each iteration's decision: the path hash then
+    # covers the trip counts, breaks and early returns, and a point where
+    # a perturbation of x changes one of them is skipped like a branch.
+
+    def accumulator(self, lines, ind, budget):
+        """A variable in scope for a loop to update, declared here when
+        there is none (or sometimes anyway)."""
+        r = self.r
+        muts = self.locals_of()
+        if muts and r.random() < 0.75:
+            return r.choice(muts)
+        t = "f" if self.flt(0.25) else "d"
+        n = self.temp()
+        init = r.choice([self.fc("0.0", t), self.fc("1.0", t),
+                         self.expr(t, max(budget - 1, 0))])
+        lines.append(f"{'  ' * ind}{ctype(t)} {n} = {init};")
+        self.scope.append((n, t))
+        self.mutable.add(n)
+        return n
+
+    def carried(self, v, ind, budget):
+        """Lines updating v from one iteration to the next."""
         r = self.r
         sp = "  " * ind
-        self.loops += 1
-        n = r.choice(muts)
-        t = dict(self.scope)[n]
-        s = "f" if t == "f" else ""
-        bound = r.choice(["2", "3", "4", "k + 1", "k"])
-        if "k" in bound and not any(v == "k" for v, _ in self.scope):
-            bound = "3"
-        lines.append(f"{sp}for (int i = 0; i < {bound}; i++)")
-        lines.append(f"{sp}  {n} = {n} * 0.5{s} + sin{s}({n} + ({ctype(t)})i * 0.25{s});")
+        t = dict(self.scope)[v]
+        others = [n for n in self.locals_of(t) if n != v]
+        forms = [f for f in CARRIED if f[0] != "pair" or others]
+        _, tmpl = r.choice(forms)
+        w = r.choice(others) if others else ""
+        tv, uv = self.new("t"), self.new("t")
+        e = self.expr_without(v, t, max(budget - 1, 0))
+        if t == "f":
+            self.uses_float = True
+        self.touched.update([v, w])
+        return [sp + subst(ln, t, V=v, W=w, E=e, T=tv, U=uv, Y=ctype(t))
+                for ln in tmpl]
+
+    def exit_stmt(self, lines, ind, budget):
+        """break or continue under a condition (break only where it leaves
+        the loop, not a switch)."""
+        r = self.r
+        sp = "  " * ind
+        kw = "continue" if self.in_switch or r.random() < 0.4 else "break"
+        self.stats["exits"] += 1
+        muts = self.locals_of()
+        if muts and r.random() < 0.3:
+            lines.append(f"{sp}if ({self.cond(budget - 1)}) {{")
+            lines += self.carried(r.choice(muts), ind + 1, budget)
+            lines.append(f"{sp}  {kw};")
+            lines.append(f"{sp}}}")
+        else:
+            lines.append(f"{sp}if ({self.cond(budget - 1)})")
+            lines.append(f"{sp}  {kw};")
+
+    def bound(self, hi):
+        """An int expression for a trip count in [0, hi]: from k, the other
+        ints in scope (outer loop counters for triangular loops) or a
+        constant."""
+        r = self.r
+        ints = [n for n, vt in self.scope if vt == "i"]
+        p = r.random()
+        if not ints or p < 0.15:
+            return str(r.randint(1, hi))
+        v = r.choice(ints)
+        if self.imax.get(v, hi) < hi and p < 0.4:
+            return f"{v} + 1"
+        m = hi - 1
+        return r.choice([f"({v} & {m}) + 1", f"({v} & {m}) + 1",
+                         f"({v} & {hi // 2 - 1}) + {hi // 2}", f"({v} & {m})"])
+
+    def loop_stmt(self, lines, ind, budget, nest):
+        r = self.r
+        kinds = ["for"] * 5 + ["while"] * 2 + ["do"] * 1
+        if self.depth < MAX_DEPTH - 1:
+            kinds += ["array"] * 2
+        kind = r.choice(kinds)
+        if kind == "array":
+            self.array_decl(lines, ind, budget, nest, pattern=True)
+        elif kind == "for":
+            self.for_loop(lines, ind, budget, nest)
+        else:
+            self.while_loop(lines, ind, budget, nest, kind == "do")
+
+    def loop_body(self, lines, ind, budget, nest, header, footer, counters,
+                  core, fill=False):
+        """Appends header, a body and footer.  counters are the loop's int
+        variables with their largest values; core(ind) returns the lines
+        that make the loop matter (a loop-carried update, an array store),
+        placed first or last among a few random statements.  With fill,
+        core comes first and nothing skips it (it initializes an array)."""
+        r = self.r
+        saved = (list(self.scope), self.in_switch, self.exits_ok)
+        self.exits_ok = not fill
+        self.stats["loops"] += 1
+        self.depth += 1
+        self.fdepth = max(self.fdepth, self.depth)
+        self.stats["depth"] = max(self.stats["depth"], self.depth)
+        self.in_switch = False
+        for n, mx in counters:
+            self.scope.append((n, "i"))
+            self.imax[n] = mx
+        lines.append(header)
+        first = fill or r.random() < 0.4
+        body = core(ind + 1)
+        if r.random() < 0.85:
+            extra = []
+            self.block(extra, ind + 1, budget - 1, nest, r.randint(1, 3))
+            body = body + extra if first else extra + body
+        lines += body
+        lines.append(footer)
+        self.depth -= 1
+        self.scope, self.in_switch, self.exits_ok = saved
+
+    def for_loop(self, lines, ind, budget, nest):
+        r = self.r
+        sp = "  " * ind
+        acc = self.accumulator(lines, ind, budget)
+        i = self.new("i")
+        hi = 8
+        b = self.bound(hi)
+        form = r.random()
+        if form < 0.55:
+            head = f"for (int {i} = 0; ZB({i} < {b}); {i}++)"
+        elif form < 0.7:
+            head = f"for (int {i} = {b} - 1; ZB({i} >= 0); {i}--)"
+        elif form < 0.8:
+            head = f"for (int {i} = 0; ZB({i} < {b}); {i} += 2)"
+        else:
+            # A data-dependent exit in the loop condition.
+            t = dict(self.scope)[acc]
+            op = r.choice(["<", ">"])
+            lim = self.const(t) if op == "<" else f"-{self.const(t)}"
+            head = f"for (int {i} = 0; ZB({i} < {b}) && ZB({acc} {op} {lim}); {i}++)"
+            self.stats["exits"] += 1
+        self.loop_body(lines, ind, budget, nest, f"{sp}{head} {{", f"{sp}}}",
+                       [(i, hi - 1)], lambda ind2: self.carried(acc, ind2, budget))
+
+    def while_loop(self, lines, ind, budget, nest, do):
+        """A while or do-while loop that exits on a data-dependent
+        condition, capped by a counter so that it terminates."""
+        r = self.r
+        sp = "  " * ind
+        acc = self.accumulator(lines, ind, budget)
+        t = dict(self.scope)[acc]
+        w = self.new("w")
+        cap = r.choice([4, 6, 8, 12, 16])
+        lines.append(f"{sp}int {w} = 0;")
+        self.stats["while"] += 1
+        self.stats["exits"] += 1
+        e = self.expr(t, max(budget - 2, 0))
+        kind = r.random()
+        if kind < 0.35:
+            # Grows until it passes a threshold.
+            cond = f"ZB({acc} < {self.const(t)})"
+            core = [subst("V += 0.3@ + (E) * (E);", t, V=acc, E=e)]
+        elif kind < 0.7:
+            # Shrinks until it is small.
+            cond = f"ZB({acc} * {acc} > {self.fc('0.01', t)})"
+            core = [subst("V *= 0.6@ + 0.2@ * tanh@(E);", t, V=acc, E=e)]
+        else:
+            cond = self.cond(max(budget - 1, 1))
+            core = None
+        self.touched.add(acc)
+
+        def body(ind2):
+            if core:
+                return ["  " * ind2 + ln for ln in core]
+            return self.carried(acc, ind2, budget)
+        if do:
+            self.loop_body(lines, ind, budget, nest, f"{sp}do {{",
+                           f"{sp}}} while ({cond} && ++{w} < {cap});",
+                           [(w, cap)], body)
+        else:
+            self.loop_body(lines, ind, budget, nest,
+                           f"{sp}while ({w}++ < {cap} && {cond}) {{", f"{sp}}}",
+                           [(w, cap)], body)
+
+    def array_decl(self, lines, ind, budget, nest, pattern=False):
+        """A local array, filled at once; with pattern, filled in a loop,
+        updated in place and reduced into an accumulator by further loops."""
+        r = self.r
+        sp = "  " * ind
+        t = "f" if self.flt(0.2) else "d"
+        size = r.choice([4, 8, 8])
+        q = self.new("q")
+        self.stats["arrays"] += 1
+        if not pattern:
+            init = ", ".join(self.expr(t, max(budget - 2, 0))
+                             for _ in range(r.randint(1, size)))
+            lines.append(f"{sp}{ctype(t)} {q}[{size}] = {{{init}}};")
+            self.arrays[q] = size
+            self.scope.append((q, t.upper()))
+            return
+        acc = self.accumulator(lines, ind, budget)
+        lines.append(f"{sp}{ctype(t)} {q}[{size}];")
+        self.arrays[q] = size
+        # Fill: every element, so that any later read is defined.
+        i = self.new("i")
+        self.loop_body(
+            lines, ind, budget, nest,
+            f"{sp}for (int {i} = 0; ZB({i} < {size}); {i}++) {{", f"{sp}}}",
+            [(i, size - 1)],
+            lambda ind2: [f"{'  ' * ind2}{q}[{i}] = {self.expr(t, max(budget - 1, 1))};"],
+            fill=True)
+        self.scope.append((q, t.upper()))
+        # In place, forwards from a[i - 1] or backwards from a[i + 1],
+        # sometimes repeated in an outer loop of passes.
+        n_upd = r.choice([0, 1, 1, 2])
+        for _ in range(n_upd):
+            self.inplace(lines, ind, budget, nest, q, t, size)
+        if t == "d" and size == 8 and self.hv in self.callable() and \
+                r.random() < 0.5:
+            # Passed to the array helper, which updates it in place.
+            call = self.helper_call(dict(self.scope)[acc], budget - 1, self.hv)
+            lines.append(f"{sp}{acc} += {call};")
+        self.reduce_loop(lines, ind, budget, nest, acc, q, size)
+
+    def reduce_loop(self, lines, ind, budget, nest, acc, q, size):
+        sp = "  " * ind
+        i = self.new("i")
+        b = self.bound(size)
+        self.loop_body(
+            lines, ind, budget, nest,
+            f"{sp}for (int {i} = 0; ZB({i} < {b}); {i}++) {{", f"{sp}}}",
+            [(i, size - 1)],
+            lambda ind2: self.reduce(acc, q, i, ind2, budget))
+
+    def reduce(self, acc, q, i, ind, budget):
+        t = dict(self.scope)[acc]
+        # Read the element through a temporary scope entry, so that the
+        # carried update's expression uses it.
+        self.scope.append((f"{q}[{i}]", t))
+        lines = self.carried(acc, ind, budget)
+        if not any(f"{q}[{i}]" in ln for ln in lines):
+            lines.append(f"{'  ' * ind}{acc} += {q}[{i}];")
+        self.scope.pop()
+        return lines
+
+    def inplace(self, lines, ind, budget, nest, q, t, size):
+        r = self.r
+        sp = "  " * ind
+        i = self.new("i")
+        if r.random() < 0.6:
+            b = self.bound(size)
+            head = f"for (int {i} = 1; ZB({i} < {b}); {i}++)"
+            other = f"{q}[{i} - 1]"
+        else:
+            head = f"for (int {i} = {self.bound(size)} - 2; ZB({i} >= 0); {i}--)"
+            other = f"{q}[{i} + 1]"
+        a = f"{q}[{i}]"
+
+        def core(ind2):
+            self.scope += [(a, t), (other, t)]
+            e = self.expr(t, max(budget - 2, 0))
+            self.scope = self.scope[:-2]
+            return ["  " * ind2 + subst(r.choice(INPLACE), t, A=a, B=other, E=e)]
+        if self.depth + 2 <= MAX_DEPTH and r.random() < 0.3:
+            # Several passes over the array.
+            p = self.new("i")
+            passes = self.bound(4)
+            self.stats["loops"] += 1
+            self.depth += 1
+            self.scope.append((p, "i"))
+            self.imax[p] = 3
+            lines.append(f"{sp}for (int {p} = 0; ZB({p} < {passes}); {p}++) {{")
+            self.loop_body(lines, ind + 1, budget, nest, f"{sp}  {head} {{",
+                           f"{sp}  }}", [(i, size - 1)], core)
+            lines.append(f"{sp}}}")
+            self.scope.pop()
+            self.depth -= 1
+        else:
+            self.loop_body(lines, ind, budget, nest, f"{sp}{head} {{",
+                           f"{sp}}}", [(i, size - 1)], core)
+
+    def array_store(self, lines, ind, budget):
+        sp = "  " * ind
+        e = self.elem("d")
+        # elem() may convert; store through the plain element.
+        m = re.search(r"\b(q\d+|p)\[.*\]$", e)
+        target = m.group(0)
+        t = dict(self.scope)[m.group(1)].lower()
+        op = self.r.choice(["=", "+=", "-="])
+        lines.append(f"{sp}{target} {op} {self.expr(t, max(budget - 1, 0))};")
 
     # -- functions -----------------------------------------------------------
 
@@ -389,6 +814,8 @@ class Gen:
         self.mutable = set()
         self.callees = fn.callees
         self.returned_early = 0
+        self.fdepth = 0
+        self.called_depth = 0
         lines = []
         if fn.depth_param:
             dp = fn.depth_param
@@ -406,26 +833,46 @@ class Gen:
                 lines.append(f"  return {self.expr(fn.ret, 2)} + {rec} * "
                              f"{self.expr(fn.ret, 1)};")
         else:
+            if fn is self.hv:
+                self.hv_body(lines, budget)
             self.block(lines, 1, budget, 0, nstmts)
-            self.scope = list(fn.params) + [(n, t) for n, t in self.all_locals(lines)]
+            if fn.name == "f" and self.loop_p and not self.stats["loops"]:
+                # A loop case without a loop so far: one at function level.
+                self.scope = list(fn.params) + self.all_locals(lines)
+                self.loop_stmt(lines, 1, budget, 0)
+            self.scope = list(fn.params) + self.all_locals(lines)
             lines.append(f"  return {self.ret_expr(fn.ret, budget)};")
+        fn.depth = self.fdepth + self.called_depth
         return lines
+
+    def hv_body(self, lines, budget):
+        """The array helper hv(p, a0, n): loops over the caller's array p
+        of 8 doubles, updating it in place and reducing it."""
+        self.scope.append(("p", "D"))
+        self.arrays["p"] = 8
+        acc = self.accumulator(lines, 1, budget)
+        for _ in range(self.r.choice([1, 1, 2])):
+            self.inplace(lines, 1, budget, 0, "p", "d", 8)
+        self.reduce_loop(lines, 1, budget, 0, acc, "p", 8)
 
     def all_locals(self, lines):
         """Locals declared at function level (indent 1), for the return."""
         out = []
         for ln in lines:
-            m = re.match(r"^  (double|float) (t\d+) = ", ln)
+            m = re.match(r"^  (double|float) ([tq]\d+)( = |\[)", ln)
             if m:
-                out.append((m.group(2), "d" if m.group(1) == "double" else "f"))
+                t = "d" if m.group(1) == "double" else "f"
+                out.append((m.group(2), t if m.group(3) == " = " else t.upper()))
         return out
 
     def ret_expr(self, t, budget):
         locs = [n for n, vt in self.scope if n.startswith("t")]
         e = self.expr(t, budget)
-        for n in locs[-3:]:
-            if self.r.random() < 0.6:
-                e = f"{e} {self.r.choice('+-*')} {n}"
+        # The last locals, and most of those that loops computed.
+        for j, n in enumerate(locs):
+            p = 0.8 if n in self.touched else 0.6 if j >= len(locs) - 3 else 0
+            if self.r.random() < p:
+                e = f"{e} {self.r.choice('+-*' if j >= len(locs) - 3 else '+-')} {n}"
         return e
 
 
@@ -437,11 +884,11 @@ def render(text, shadow):
     text = text.replace("ZB(", "zz_b(").replace("ZS(", "zz_s(")
     text = text.replace("ZI(", "zz_i(")
     text = re.sub(r"\b(" + "|".join(KINKED) + r")(f?)\(", r"zz_\1\2(", text)
-    return re.sub(r"\b(f|h\d+|hr)\(", r"\1_p(", text)
+    return re.sub(r"\b(f|h\d+|hr|hv)\(", r"\1_p(", text)
 
 
-def generate(seed, loop):
-    g = Gen(seed, loop)
+def generate(seed, loops):
+    g = Gen(seed, loops)
     r = g.r
     nx = r.randint(1, 4)
     # Helpers: h1..hN (hi may call hj for j > i) and maybe hr (recursive).
@@ -465,8 +912,15 @@ def generate(seed, loop):
     params.insert(r.randint(0, nx) if r.random() < 0.3 else nx, ("k", "i"))
     f = Fn("f", "f" if g.flt(0.15) else "d", params,
            helpers + ([rec] if rec else []))
+    # Sometimes hv, which loops over an array of its caller.
+    if g.loop_p and r.random() < 0.3:
+        g.hv = Fn("hv", "d", [("p", "P"), ("a0", "d"), ("n", "i")],
+                  [rec] if rec else [])
+        for fn in helpers + [f]:
+            fn.callees.append(g.hv)
     body = []
-    order = ([rec] if rec else []) + list(reversed(helpers))
+    order = ([rec] if rec else []) + ([g.hv] if g.hv else []) + \
+        list(reversed(helpers))
     attrs = {}
     for fn in order:
         attrs[fn.name] = "static __attribute__((noinline)) " \
@@ -478,25 +932,13 @@ def generate(seed, loop):
         body.append("}")
         body.append("")
     lines = g.function(f, r.randint(2, 8), r.choice([3, 3, 4]))
-    if loop:
-        # A loop at function level whose result reaches the return value.
-        g.scope = list(f.params) + g.all_locals(lines)
-        g.mutable = {n for n, _ in g.all_locals(lines)}
-        if not g.mutable:
-            lines.insert(0, "  double t0 = x0;")
-            g.scope.append(("t0", "d"))
-            g.mutable.add("t0")
-        ret = lines.pop()
-        var = g.r.choice(sorted(g.mutable))
-        g.loop(lines, 1, [var])
-        lines.append(f"  return ({ret[len('  return '):-1]}) + 0.5 * {var};")
     body.append(f.prototype() + " {")
     body += lines
     body.append("}")
     text = "\n".join(body) + "\n"
     # Whether float is used anywhere, for the finite-difference tolerances.
     floats = bool(g.uses_float or "float" in text or re.search(r"[0-9]f\b", text))
-    return f, text, floats, g.loops, int(rec is not None) + g.tailrec, r
+    return f, text, floats, g.stats, int(rec is not None) + g.tailrec, r
 
 
 def main_fn(f, floats, r):
@@ -509,7 +951,8 @@ def main_fn(f, floats, r):
     for p in range(npts):
         # On a 2^-12 grid: exact in float, and so is x +- h.
         xs = [round(r.uniform(-2.0, 2.0) * 4096) / 4096 for _ in range(nx)]
-        k = r.randint(0, 4)
+        # k feeds the trip counts, as (k & 7) + 1 and the like.
+        k = r.randint(0, 9)
         active = [r.random() < 0.6 for _ in range(nx)]
         if not any(active):
             active[r.randrange(nx)] = True
@@ -568,8 +1011,9 @@ def main_fn(f, floats, r):
     xi = iter(range(nx))
     args = ", ".join("k" if t == "i" else f"x[{next(xi)}]" for _, t in f.params)
     out += protos + [""]
+    sig = ", ".join(ctype(t) for _, t in f.params)
     out.append(CHECKER.format(nx=nx, h=h, rtol=rtol, eps=eps, smooth=smooth,
-                              args=args))
+                              args=args, ret=ctype(f.ret), sig=sig))
     out.append("int main(void) {")
     out.append("  int bad = 0;")
     out.append('  if (getenv("ZZFUZZ_PERTURB"))')
@@ -591,6 +1035,19 @@ static int zz_checked, zz_skip_branch, zz_skip_fd, zz_skip_inf;
 static double zz_perturb;
 
 static double zz_eval(const double *x, int k) {{ return f({args}); }}
+
+/* Whether f raises overflow, division by zero or invalid at x: then some
+ * intermediate is infinite or NaN, and even where that does not reach the
+ * result (fmin(inf, y), 0 * inf in a dead branch of a select) the
+ * derivative rules combine it into inf or NaN, as in any AD tool.  Through
+ * a volatile pointer, so that the compiler cannot move f's arithmetic
+ * across the flag tests. */
+static {ret} (*volatile zz_fptr)({sig}) = f;
+static int zz_fpe(const double *x, int k) {{
+  feclearexcept(FE_ALL_EXCEPT);
+  (void)zz_fptr({args});
+  return fetestexcept(FE_OVERFLOW | FE_DIVBYZERO | FE_INVALID) != 0;
+}}
 static unsigned long zz_trace(const double *x, int k) {{
   zz_path = 0;
   (void)f_p({args});
@@ -633,7 +1090,7 @@ static int zz_check(int point, double *x, int k, const int *act,
                     const double *ad) {{
   int bad = 0;
   double f0 = zz_eval(x, k);
-  if (!isfinite(f0) || fabs(f0) > 1e12) {{
+  if (!isfinite(f0) || fabs(f0) > 1e12 || zz_fpe(x, k)) {{
     zz_skip_inf++;
     return 0;
   }}
@@ -683,13 +1140,16 @@ static int zz_check(int point, double *x, int k, const int *act,
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("seed", type=int)
-    ap.add_argument("--loop", action="store_true",
-                    help="add a for loop (expect a clean 'contains a loop' error)")
+    ap.add_argument("--no-loops", action="store_true",
+                    help="generate no loops (as the generator did before "
+                         "Zymase supported them)")
     ap.add_argument("-o", "--output", help="output file (default stdout)")
     a = ap.parse_args()
-    f, text, floats, loops, rec, r = generate(a.seed, a.loop)
+    f, text, floats, st, rec, r = generate(a.seed, not a.no_loops)
     src = []
-    src.append(f"// zzfuzz seed={a.seed} loop={loops} float={int(floats)} "
+    src.append(f"// zzfuzz seed={a.seed} loops={st['loops']} "
+               f"depth={st['depth']} while={st['while']} "
+               f"arrays={st['arrays']} exits={st['exits']} float={int(floats)} "
                f"recursive={'none plain tail'.split()[rec]} "
                f"args={len(f.params) - 1}")
     src.append("// Generated by tools/fuzz/gen-c.py: f is differentiated by "
