@@ -186,6 +186,10 @@ void zy_loops_enter(ZyGen *g, LLVMBasicBlockRef bb, LLVMBasicBlockRef pred);
  * loop's buffer. */
 LLVMValueRef zy_loops_reload(ZyGen *g, LLVMValueRef fv, ZyLoop *l);
 
+/* Positions `b` where forward value `fv` is saved for the reverse sweep:
+ * right after it, after the phis (and a loop header's counters). */
+void zy_position_after(ZyGen *g, LLVMBuilderRef b, LLVMValueRef fv);
+
 /* Adds a line about forward value `fv` to the cache report
  * (-zymase-print-cache): `how` says where it is kept. */
 void zy_loops_report(ZyGen *g, LLVMValueRef fv, const char *how);
@@ -195,6 +199,9 @@ void zy_loops_report(ZyGen *g, LLVMValueRef fv, const char *how);
  * the same for the shadow of primal pointer `p` (then built at the
  * reverse builder position by zy_shadow_recompute). */
 int zy_recomputable_free(ZyGen *g, LLVMValueRef v);
+/* Whether instructions of opcode `op` are cheap and pure enough to be
+ * computed again in the reverse sweep. */
+int zy_cheap_opcode(LLVMOpcode op);
 /* Whether nothing in the function writes the memory `load` reads (in any
  * iteration), so loading again in the reverse sweep gives its value. */
 int zy_load_unchanged(ZyGen *g, LLVMValueRef load);

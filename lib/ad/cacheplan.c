@@ -38,22 +38,6 @@ static int in_loop(ZyGen *g, LLVMValueRef v) {
   return LLVMIsAInstruction(v) && zy_loop_of(g, LLVMGetInstructionParent(v));
 }
 
-static int cheap(LLVMOpcode op) {
-  switch (op) {
-  case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMShl: case LLVMLShr:
-  case LLVMAShr: case LLVMAnd: case LLVMOr: case LLVMXor: case LLVMZExt:
-  case LLVMSExt: case LLVMTrunc: case LLVMICmp: case LLVMSelect:
-  case LLVMGetElementPtr: case LLVMFAdd: case LLVMFSub: case LLVMFMul:
-  case LLVMFNeg: case LLVMSIToFP: case LLVMUIToFP: case LLVMFPToSI:
-  case LLVMFPToUI: case LLVMFPExt: case LLVMFPTrunc: case LLVMFCmp:
-  case LLVMBitCast: case LLVMExtractValue: case LLVMExtractElement:
-  case LLVMInsertElement: case LLVMShuffleVector: case LLVMFreeze:
-    return 1;
-  default:
-    return 0;
-  }
-}
-
 /* Whether `v` (a value of a loop iteration) may be computed again in the
  * reverse sweep from its operands. */
 static int legal(ZyGen *g, LLVMValueRef v) {
@@ -65,7 +49,7 @@ static int legal(ZyGen *g, LLVMValueRef v) {
       return 0;
     return zy_load_unchanged(g, v);
   }
-  return cheap(op);
+  return zy_cheap_opcode(op);
 }
 
 /* The in-loop values `v` is recomputed from. */

@@ -249,7 +249,7 @@ void zy_loops_enter(ZyGen *g, LLVMBasicBlockRef bb, LLVMBasicBlockRef pred) {
 
 /* Where a forward value is saved: right after it, after the phis (and the
  * counters of a header). */
-static void position_after(ZyGen *g, LLVMBuilderRef b, LLVMValueRef fv) {
+void zy_position_after(ZyGen *g, LLVMBuilderRef b, LLVMValueRef fv) {
   LLVMValueRef at = LLVMGetNextInstruction(fv);
   while (at && LLVMIsAPHINode(at))
     at = LLVMGetNextInstruction(at);
@@ -350,7 +350,7 @@ LLVMValueRef zy_loops_reload(ZyGen *g, LLVMValueRef fv, ZyLoop *l) {
     }
     zy_map_put(&g->cache, fv, slot);
     LLVMBuilderRef b = LLVMCreateBuilderInContext(g->zm->ctx);
-    position_after(g, b, fv);
+    zy_position_after(g, b, fv);
     LLVMBuildStore(b, fv, buffer_elem(g, b, l, slot, t, l->idx));
     LLVMDisposeBuilder(b);
     char how[256];

@@ -67,14 +67,16 @@ static int affine_phi(ZyGen *g, LLVMValueRef phi, LLVMValueRef *start,
   }
 }
 
-static int cheap_opcode(LLVMOpcode op) {
+int zy_cheap_opcode(LLVMOpcode op) {
   switch (op) {
   case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMShl: case LLVMLShr:
   case LLVMAShr: case LLVMAnd: case LLVMOr: case LLVMXor: case LLVMZExt:
   case LLVMSExt: case LLVMTrunc: case LLVMICmp: case LLVMSelect:
   case LLVMGetElementPtr: case LLVMFAdd: case LLVMFSub: case LLVMFMul:
-  case LLVMFNeg: case LLVMSIToFP: case LLVMUIToFP: case LLVMFPExt:
-  case LLVMFPTrunc: case LLVMFCmp:
+  case LLVMFNeg: case LLVMSIToFP: case LLVMUIToFP: case LLVMFPToSI:
+  case LLVMFPToUI: case LLVMFPExt: case LLVMFPTrunc: case LLVMFCmp:
+  case LLVMBitCast: case LLVMExtractValue: case LLVMExtractElement:
+  case LLVMInsertElement: case LLVMShuffleVector: case LLVMFreeze:
     return 1;
   default:
     return 0;
@@ -104,7 +106,7 @@ static int decide(ZyGen *g, LLVMValueRef v, int depth) {
       return -1;
     return zy_load_unchanged(g, v) ? 0 : -1;
   }
-  if (!cheap_opcode(op))
+  if (!zy_cheap_opcode(op))
     return -1;
   int c = operands_cost(g, v, l, depth);
   return c <= 1 ? c : -1;

@@ -104,10 +104,7 @@ LLVMValueRef zy_reload(ZyGen *g, LLVMValueRef fv, LLVMBasicBlockRef pbb) {
     slot = zy_new_slot(g, LLVMTypeOf(fv), "zymase.cache", 0);
     zy_vec_push(&g->tape, slot);
     LLVMBuilderRef b = LLVMCreateBuilderInContext(g->zm->ctx);
-    LLVMValueRef at = LLVMGetNextInstruction(fv);
-    while (at && LLVMIsAPHINode(at))
-      at = LLVMGetNextInstruction(at);
-    LLVMPositionBuilderBefore(b, at);
+    zy_position_after(g, b, fv);
     LLVMBuildStore(b, fv, slot);
     LLVMDisposeBuilder(b);
     zy_map_put(&g->cache, fv, slot);
