@@ -156,8 +156,14 @@ typedef struct ZyGen {
   LLVMValueRef cur;    /* primal instruction being reversed (for errors) */
 } ZyGen;
 
-/* preprocess.c: step 1, the simplified clone to differentiate. */
+/* preprocess.c: step 1, the simplified clone to differentiate.  The
+ * unoptimized copy of `fn` kept at the start of the optimizer, when there
+ * is one, is named after `fn` with ZY_SNAPSHOT_SUFFIX; zy_release_snapshots
+ * deletes those copies once every gradient is made. */
+#define ZY_SNAPSHOT_SUFFIX ".zymase.src"
 LLVMValueRef zy_preprocess(LLVMValueRef fn);
+void zy_take_snapshot(LLVMValueRef fn);
+void zy_release_snapshots(LLVMModuleRef m);
 
 /* loops.c: step 2, the loops of the primal (irreducible control flow is
  * refused); 0, or -1 after an error. */

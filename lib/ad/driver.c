@@ -46,6 +46,24 @@ static int lower(ZyModule *zm, LLVMValueRef call) {
                   "(__enzyme_autodiff)", name);
 }
 
+void zy_snapshot_targets(LLVMModuleRef m) {
+  ZyVec calls = {0};
+  collect_calls(m, &calls);
+  for (size_t i = 0; i < calls.len; i++) {
+    LLVMValueRef call = calls.data[i];
+    if (!starts_with(LLVMGetValueName(LLVMGetCalledValue(call)),
+                     "__enzyme_autodiff") ||
+        LLVMGetNumArgOperands(call) < 1)
+      continue;
+    LLVMValueRef fn = LLVMGetOperand(call, 0);
+    if (LLVMIsAConstantExpr(fn) && LLVMGetConstOpcode(fn) == LLVMBitCast)
+      fn = LLVMGetOperand(fn, 0);
+    if (LLVMIsAFunction(fn))
+      zy_take_snapshot(fn);
+  }
+  zy_vec_free(&calls);
+}
+
 int zy_run_on_module(LLVMModuleRef m) {
   ZyModule zm = {.mod = m, .ctx = LLVMGetModuleContext(m)};
   int changed = 0;
@@ -66,6 +84,7 @@ int zy_run_on_module(LLVMModuleRef m) {
   }
   zy_vec_free(&calls);
   zy_vec_free(&entries);
+  zy_release_snapshots(m);
   for (size_t i = 0; i < zm.grads.len; i++)
     free(zm.grads.data[i]);
   zy_vec_free(&zm.grads);

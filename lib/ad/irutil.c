@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "irutil.h"
 
+#include "llvm/glue.h"
 #include "support/diag.h"
 
 #include <stdio.h>
@@ -186,7 +187,11 @@ LLVMValueRef zy_digamma(LLVMBuilderRef b, LLVMValueRef x) {
 
 LLVMValueRef zy_runtime_fn(LLVMModuleRef m, const char *name, LLVMTypeRef fty) {
   LLVMValueRef fn = LLVMGetNamedFunction(m, name);
-  return fn ? fn : LLVMAddFunction(m, name, fty);
+  if (!fn) {
+    fn = LLVMAddFunction(m, name, fty);
+    zy_llvm_infer_libfunc_attrs(fn);
+  }
+  return fn;
 }
 
 LLVMValueRef zy_call_malloc(LLVMBuilderRef b, LLVMValueRef bytes,

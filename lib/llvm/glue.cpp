@@ -21,10 +21,14 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/IPO/FunctionAttrs.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Transforms/Utils/BuildLibCalls.h"
 #include "llvm/Transforms/Utils/CallPromotionUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/LCSSA.h"
 #include "llvm/Transforms/Utils/LoopSimplify.h"
+#include "llvm/Transforms/Utils/Mem2Reg.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
 #include <numeric>
@@ -106,6 +110,13 @@ extern "C" void zy_llvm_infer_call_effects(LLVMValueRef fn,
       for (Instruction &J : instructions(*Copy))
         if (auto *C = dyn_cast<CallBase>(&J); C && pure(wrap(C)))
           C->setDoesNotAccessMemory();
+      // Promoted to registers first: at -O0 the arguments live in stack
+      // slots, and LLVM 19 takes a load through a pointer reloaded from
+      // one as a read of any memory.
+      Copy->removeFnAttr(Attribute::OptimizeNone);
+      FunctionPassManager FPM;
+      FPM.addPass(PromotePass());
+      FPM.run(*Copy, FAM);
       auto &AA = FAM.getResult<AAManager>(*Copy);
       MemoryEffects ME = computeFunctionBodyMemoryAccess(*Copy, AA);
       FAM.clear();
@@ -114,6 +125,34 @@ extern "C" void zy_llvm_infer_call_effects(LLVMValueRef fn,
     }
     CB->setMemoryEffects(CB->getMemoryEffects() & It->second);
   }
+}
+
+extern "C" void zy_llvm_keep_alive(LLVMValueRef fn) {
+  Function *F = unwrap<Function>(fn);
+  appendToCompilerUsed(*F->getParent(), {F});
+}
+
+extern "C" void zy_llvm_let_go(LLVMValueRef fn) {
+  Function *F = unwrap<Function>(fn);
+  removeFromUsedLists(*F->getParent(), [F](Constant *C) {
+    return C->stripPointerCasts() == F;
+  });
+}
+
+extern "C" void zy_llvm_infer_libfunc_attrs(LLVMValueRef fn) {
+  Function *F = unwrap<Function>(fn);
+  TargetLibraryInfoImpl TLII(Triple(F->getParent()->getTargetTriple()));
+  TargetLibraryInfo TLI(TLII);
+  inferNonMandatoryLibFuncAttrs(*F, TLI);
+}
+
+extern "C" int zy_llvm_inline_call(LLVMValueRef call) {
+  auto *CB = dyn_cast<CallBase>(unwrap(call));
+  Function *Callee = CB ? CB->getCalledFunction() : nullptr;
+  if (!Callee || Callee->isDeclaration() || Callee->isInterposable())
+    return 0;
+  InlineFunctionInfo IFI;
+  return InlineFunction(*CB, IFI).isSuccess();
 }
 
 extern "C" int zy_llvm_verify_function(LLVMValueRef fn) {

@@ -33,6 +33,20 @@ void zy_llvm_simplify_function(LLVMValueRef fn, int level);
  * loops, even when the callees were compiled at -O0 without attributes. */
 void zy_llvm_infer_call_effects(LLVMValueRef fn, int (*pure)(LLVMValueRef));
 
+/* Keeps `fn` alive through the optimizer (llvm.compiler.used), and lets
+ * it go again. */
+void zy_llvm_keep_alive(LLVMValueRef fn);
+void zy_llvm_let_go(LLVMValueRef fn);
+
+/* Gives the declaration of a C library function (malloc, free, ...) the
+ * attributes LLVM knows for it, e.g. that free releases what malloc
+ * returned, so that unused caches can be deleted after AD. */
+void zy_llvm_infer_libfunc_attrs(LLVMValueRef fn);
+
+/* Inlines the direct call `call`; 0 when LLVM refuses (e.g. varargs,
+ * interposable callee). */
+int zy_llvm_inline_call(LLVMValueRef call);
+
 /* Runs the verifier on `fn`; prints problems to stderr; 0 when valid. */
 int zy_llvm_verify_function(LLVMValueRef fn);
 
@@ -116,6 +130,10 @@ int zy_opt_loose_types(void);     /* -zymase-loose-types     */
 int zy_opt_print_cache(void);     /* -zymase-print-cache     */
 
 /* --- Provided by the engine (C) ----------------------------------------- */
+
+/* At the start of the optimizer: keeps an unoptimized copy of each
+ * function that `m` differentiates (see zy_preprocess). */
+void zy_snapshot_targets(LLVMModuleRef m);
 
 /* Differentiates every __enzyme_autodiff* call in `m`.  Returns 1 if the
  * module changed. */

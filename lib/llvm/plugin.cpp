@@ -53,6 +53,15 @@ struct ZymasePass : PassInfoMixin<ZymasePass> {
   static bool isRequired() { return true; } // run at -O0 and on optnone too
 };
 
+// Runs before the optimizer touches the module (see zy_snapshot_targets).
+struct ZymaseSnapshotPass : PassInfoMixin<ZymaseSnapshotPass> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    zy_snapshot_targets(wrap(&M));
+    return PreservedAnalyses::none();
+  }
+  static bool isRequired() { return true; }
+};
+
 // print<zymase-activity> and print<zymase-types>: run a C printer on each
 // function with a body.
 template <void (*Print)(LLVMValueRef, char **)>
@@ -90,6 +99,14 @@ void registerCallbacks(PassBuilder &PB) {
         else
           return false;
         return true;
+      });
+  // Before inlining, keep a copy of each function to differentiate: the
+  // pre-AD pipeline moves calls out of loops there before it inlines them
+  // (at -O0 nothing is inlined and the function itself is that copy).
+  PB.registerPipelineStartEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel L) {
+        if (L != OptimizationLevel::O0)
+          MPM.addPass(ZymaseSnapshotPass());
       });
   // Differentiate after the module has been simplified (inlining, SROA,
   // ...) and before vectorization and unrolling; the rest of the optimizer

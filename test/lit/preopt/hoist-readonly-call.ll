@@ -4,10 +4,7 @@
 ; reads its argument (errno does not matter to AD), so LICM hoists the
 ; call out of the loop and the gradient calls mag's augmented forward and
 ; reverse once, not once per iteration: O(n) instead of O(n^2).
-; LLVM 19's LICM leaves this call in the loop (the gradient is then O(n^2)
-; but right, as loops-norm.c checks), so the test needs LLVM 22.
 ; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-; REQUIRES: llvm22
 ; RUN: %zyopt -zymase-no-postopt %s -S | %FileCheck %s
 ; RUN: %zyopt -zymase-no-postopt %s -S | %FileCheck %s --check-prefix=REV
 
