@@ -11,15 +11,20 @@
 
 #include <llvm-c/Target.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int is_null(LLVMValueRef v) {
   return LLVMIsAConstantPointerNull(v) || LLVMIsUndef(v) || LLVMIsPoison(v);
 }
 
-/* The shadow of a mutable global: the one the user supplied in a
- * __enzyme_shadow_global* array of { &global, &shadow } pairs, else a
- * zero-initialised internal global made once per module. */
+/* The shadow of a global: the one the user supplied in a
+ * __enzyme_shadow_global* array of { &global, &shadow } pairs, else an
+ * internal global made once per module, zero for mutable data, and for a
+ * constant table of pointers the table of their shadows. */
+static LLVMValueRef mirror(ZyGen *g, LLVMValueRef c);
+static LLVMValueRef constant_shadow(ZyGen *g, LLVMValueRef c);
+
 static LLVMValueRef global_shadow(ZyGen *g, LLVMValueRef gv) {
   LLVMValueRef s = zy_map_get(&g->zm->global_shadows, gv);
   if (s)
@@ -43,9 +48,44 @@ static LLVMValueRef global_shadow(ZyGen *g, LLVMValueRef gv) {
     LLVMSetInitializer(s, LLVMConstNull(t));
     LLVMSetLinkage(s, LLVMInternalLinkage);
     LLVMSetAlignment(s, LLVMGetAlignment(gv));
+    zy_map_put(&g->zm->global_shadows, gv, s);
+    if (LLVMIsGlobalConstant(gv)) /* a table of pointers (see activity) */
+      LLVMSetInitializer(s, mirror(g, LLVMGetInitializer(gv)));
   }
   zy_map_put(&g->zm->global_shadows, gv, s);
   return s;
+}
+
+/* The shadow of constant data `c`: its pointers replaced by their
+ * shadows, everything else zero. */
+static LLVMValueRef mirror(ZyGen *g, LLVMValueRef c) {
+  LLVMTypeRef t = LLVMTypeOf(c);
+  LLVMTypeKind k = LLVMGetTypeKind(t);
+  if (k == LLVMPointerTypeKind) {
+    if (LLVMIsAFunction(c))
+      return c;
+    /* Globals without derivatives (constant, inactive) get zero shadows
+     * too: loads through the table are active, and their adjoints must
+     * go somewhere. */
+    LLVMValueRef s = is_null(c) ? NULL : constant_shadow(g, c);
+    return s ? s : LLVMConstNull(t);
+  }
+  if ((k != LLVMArrayTypeKind && k != LLVMStructTypeKind) ||
+      LLVMIsAConstantAggregateZero(c) || LLVMIsAConstantDataSequential(c) ||
+      LLVMIsUndef(c))
+    return LLVMConstNull(t);
+  unsigned n = k == LLVMArrayTypeKind ? LLVMGetArrayLength(t)
+                                      : LLVMCountStructElementTypes(t);
+  LLVMValueRef *e = malloc(n * sizeof *e);
+  for (unsigned i = 0; i < n; i++)
+    e[i] = mirror(g, LLVMGetAggregateElement(c, i));
+  LLVMValueRef r =
+      k == LLVMArrayTypeKind ? LLVMConstArray2(LLVMGetElementType(t), e, n)
+      : LLVMGetStructName(t) ? LLVMConstNamedStruct(t, e, n)
+                             : LLVMConstStructInContext(LLVMGetTypeContext(t), e,
+                                                        n, LLVMIsPackedStruct(t));
+  free(e);
+  return r;
 }
 
 /* The shadow of a constant pointer: a global, or a GEP or cast of one. */

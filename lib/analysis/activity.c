@@ -190,6 +190,8 @@ static int is_ptr(LLVMValueRef v) {
 
 /* Whether every pointer `fn` returns is null or constant memory (a
  * constant global, possibly offset): then it carries no derivative. */
+int zy_activity_shadowed_global(LLVMValueRef v);
+
 static int returns_constant_memory(LLVMValueRef fn) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
        bb = LLVMGetNextBasicBlock(bb)) {
@@ -201,7 +203,8 @@ static int returns_constant_memory(LLVMValueRef fn) {
            (LLVMIsAConstantExpr(v) && LLVMGetNumOperands(v) > 0))
       v = LLVMGetOperand(v, 0);
     if (!LLVMIsAConstantPointerNull(v) &&
-        !(LLVMIsAGlobalVariable(v) && LLVMIsGlobalConstant(v)))
+        !(LLVMIsAGlobalVariable(v) && LLVMIsGlobalConstant(v) &&
+          !zy_activity_shadowed_global(v)))
       return 0;
   }
   return 1;
@@ -282,18 +285,53 @@ static int derives_shadow(ZyActivity *a, LLVMValueRef i) {
   }
 }
 
-/* A mutable global, or a constant GEP/cast of one, whose memory may carry
- * derivatives (globals marked inactive and constant ones do not). */
-static int shadowed_global(LLVMValueRef v) {
+static int shadowed_global_at(LLVMValueRef v, int depth);
+
+/* Whether constant `c` holds (somewhere in an aggregate) a pointer into a
+ * shadowed global: a constant table of pointers to mutable globals. */
+static int holds_shadowed_pointer(LLVMValueRef c, int depth) {
+  if (!c || depth > 8)
+    return 0;
+  switch (LLVMGetTypeKind(LLVMTypeOf(c))) {
+  case LLVMPointerTypeKind:
+    return shadowed_global_at(c, depth + 1);
+  case LLVMArrayTypeKind:
+  case LLVMStructTypeKind: {
+    if (LLVMIsAConstantAggregateZero(c) || LLVMIsAConstantDataSequential(c) ||
+        LLVMIsUndef(c))
+      return 0;
+    unsigned n = LLVMGetTypeKind(LLVMTypeOf(c)) == LLVMArrayTypeKind
+                     ? LLVMGetArrayLength(LLVMTypeOf(c))
+                     : LLVMCountStructElementTypes(LLVMTypeOf(c));
+    for (unsigned k = 0; k < n; k++)
+      if (holds_shadowed_pointer(LLVMGetAggregateElement(c, k), depth + 1))
+        return 1;
+    return 0;
+  }
+  default:
+    return 0;
+  }
+}
+
+/* A global, or a constant GEP/cast of one, whose memory may carry
+ * derivatives: a mutable one not marked inactive, or a constant one
+ * holding pointers to such memory (its shadow holds theirs). */
+static int shadowed_global_at(LLVMValueRef v, int depth) {
   while (v && LLVMIsAConstantExpr(v) && LLVMGetNumOperands(v) > 0 &&
          (LLVMGetConstOpcode(v) == LLVMGetElementPtr ||
           LLVMGetConstOpcode(v) == LLVMBitCast ||
           LLVMGetConstOpcode(v) == LLVMAddrSpaceCast))
     v = LLVMGetOperand(v, 0);
-  return v && LLVMIsAGlobalVariable(v) && !LLVMIsGlobalConstant(v) &&
-         !zy_activity_inactive_global(v) &&
-         strncmp(LLVMGetValueName(v), "llvm.", 5) &&
-         strncmp(LLVMGetValueName(v), "__enzyme_", 9);
+  if (!v || !LLVMIsAGlobalVariable(v) || zy_activity_inactive_global(v) ||
+      !strncmp(LLVMGetValueName(v), "llvm.", 5) ||
+      !strncmp(LLVMGetValueName(v), "__enzyme_", 9))
+    return 0;
+  return !LLVMIsGlobalConstant(v) ||
+         holds_shadowed_pointer(LLVMGetInitializer(v), depth);
+}
+
+int zy_activity_shadowed_global(LLVMValueRef v) {
+  return shadowed_global_at(v, 0);
 }
 
 static void compute_shadowed(ZyActivity *a, LLVMValueRef fn,
@@ -308,7 +346,7 @@ static void compute_shadowed(ZyActivity *a, LLVMValueRef fn,
          i = LLVMGetNextInstruction(i))
       for (int k = 0; k < LLVMGetNumOperands(i); k++) {
         LLVMValueRef op = LLVMGetOperand(i, k);
-        if (op && is_ptr(op) && shadowed_global(op))
+        if (op && is_ptr(op) && zy_activity_shadowed_global(op))
           zy_map_put(&a->shadowed, op, YES);
       }
   for (int changed = 1; changed;) {

@@ -61,6 +61,11 @@ int zy_activity_inactive_function(LLVMValueRef fn);
  * derivatives, and active values stored there are dropped on purpose. */
 int zy_activity_inactive_global(LLVMValueRef gv);
 
+/* Whether global `v` (or a constant GEP/cast of one) has a shadow: a
+ * mutable global not marked inactive, or a constant one holding pointers
+ * to such globals (a table of pointers). */
+int zy_activity_shadowed_global(LLVMValueRef v);
+
 /* Reads the user's inactivity marks of module `m`, as Enzyme does: the
  * function attribute "enzyme_inactive", __attribute__((annotate(
  * "enzyme_inactive"))) on functions and globals, and globals named
