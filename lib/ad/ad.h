@@ -156,13 +156,19 @@ typedef struct ZyGen {
   LLVMValueRef cur;    /* primal instruction being reversed (for errors) */
 } ZyGen;
 
-/* preprocess.c: step 1, the simplified clone to differentiate.  The
- * unoptimized copy of `fn` kept at the start of the optimizer, when there
- * is one, is named after `fn` with ZY_SNAPSHOT_SUFFIX; zy_release_snapshots
- * deletes those copies once every gradient is made. */
-#define ZY_SNAPSHOT_SUFFIX ".zymase.src"
+/* preprocess.c: step 1, the simplified clone to differentiate. */
 LLVMValueRef zy_preprocess(LLVMValueRef fn);
+
+/* snapshot.c: copies of the functions to differentiate taken before the
+ * optimizer runs (see there).  zy_take_snapshot keeps one of `fn`;
+ * zy_snapshot_of finds it (NULL if none); zy_snapshot_resolve points the
+ * calls of clone `p` of a snapshot at real functions; zy_snapshot_inline
+ * inlines into `p` what the optimizer inlined into `fn`;
+ * zy_release_snapshots deletes the copies once every gradient is made. */
 void zy_take_snapshot(LLVMValueRef fn);
+LLVMValueRef zy_snapshot_of(LLVMValueRef fn);
+void zy_snapshot_resolve(LLVMValueRef p);
+void zy_snapshot_inline(LLVMValueRef p, LLVMValueRef fn);
 void zy_release_snapshots(LLVMModuleRef m);
 
 /* loops.c: step 2, the loops of the primal (irreducible control flow is

@@ -57,12 +57,6 @@ static void promote_indirect_calls(LLVMValueRef fn) {
   zy_vec_free(&calls);
 }
 
-static LLVMValueRef snapshot_of(LLVMValueRef fn) {
-  char name[256];
-  snprintf(name, sizeof name, "%s" ZY_SNAPSHOT_SUFFIX, LLVMGetValueName(fn));
-  return LLVMGetNamedFunction(LLVMGetGlobalParent(fn), name);
-}
-
 static void set_fn_attr(LLVMValueRef fn, const char *attr, int on) {
   unsigned kind = LLVMGetEnumAttributeKindForName(attr, strlen(attr));
   if (on)
@@ -74,80 +68,40 @@ static void set_fn_attr(LLVMValueRef fn, const char *attr, int on) {
     LLVMRemoveEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, kind);
 }
 
-/* The optimizer inlines callees into the function to differentiate before
- * the plugin sees it.  A call that only reads memory is then a loop of
- * its own, which LICM cannot move: in `for i: out[i] = in[i] / mag(in)`
- * the gradient would reverse mag's loop n times.  So, when optimizing,
- * the plugin keeps a copy of the function as the front end made it; the
- * optimizer leaves the copy alone (optnone) and keeps it alive. */
-void zy_take_snapshot(LLVMValueRef fn) {
-  if (LLVMIsDeclaration(fn) || snapshot_of(fn))
-    return;
-  char name[256];
-  snprintf(name, sizeof name, "%s" ZY_SNAPSHOT_SUFFIX, LLVMGetValueName(fn));
-  LLVMValueRef s = zy_llvm_clone_function(fn, name);
-  set_fn_attr(s, "noinline", 1);
-  set_fn_attr(s, "optnone", 1);
-  zy_llvm_keep_alive(s);
-}
-
-void zy_release_snapshots(LLVMModuleRef m) {
-  size_t n = strlen(ZY_SNAPSHOT_SUFFIX);
-  for (LLVMValueRef f = LLVMGetFirstFunction(m), next; f; f = next) {
-    next = LLVMGetNextFunction(f);
-    size_t len;
-    const char *name = LLVMGetValueName2(f, &len);
-    if (len > n && !strcmp(name + len - n, ZY_SNAPSHOT_SUFFIX)) {
-      zy_llvm_let_go(f);
-      if (!LLVMGetFirstUse(f))
-        LLVMDeleteFunction(f);
-    }
-  }
-}
-
-/* Inlines into `p` (made from a snapshot) the calls of the functions the
- * optimizer inlined into `fn`, i.e. those `fn` no longer calls: after
- * LICM, the gradient then sees the code the user's -O level would have
- * made, with invariant calls already out of their loops. */
-static void inline_like(LLVMValueRef p, LLVMValueRef fn, LLVMValueRef snap) {
-  ZyVec called = {0}, calls = {0};
-  for (int pass = 0; pass < 2; pass++) {
-    LLVMValueRef f = pass ? p : fn;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
-         bb = LLVMGetNextBasicBlock(bb))
-      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
-           i = LLVMGetNextInstruction(i)) {
-        LLVMValueRef c = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : 0;
-        if (!c || !LLVMIsAFunction(c) || LLVMIsDeclaration(c))
-          continue;
-        if (!pass)
-          zy_vec_push(&called, c);
-        else if (c != fn && c != snap && c != p &&
-                 !zy_vec_contains(&called, c))
-          zy_vec_push(&calls, i);
-      }
-  }
-  for (size_t k = 0; k < calls.len; k++)
-    zy_llvm_inline_call(calls.data[k]);
-  zy_vec_free(&called);
-  zy_vec_free(&calls);
-}
-
-/* Step 1: a clone of the user's function (or of its snapshot), simplified
- * by the pre-AD pipeline.  optnone/noinline are removed so -O0 input is
- * simplified. */
-LLVMValueRef zy_preprocess(LLVMValueRef fn) {
+static LLVMValueRef clone(LLVMValueRef fn, LLVMValueRef from) {
   char name[256];
   snprintf(name, sizeof name, "%s.zymase.primal", LLVMGetValueName(fn));
-  LLVMValueRef snap = zy_opt_preopt() ? snapshot_of(fn) : NULL;
-  LLVMValueRef p = zy_llvm_clone_function(snap ? snap : fn, name);
+  LLVMValueRef p = zy_llvm_clone_function(from, name);
   set_fn_attr(p, "optnone", 0);
   set_fn_attr(p, "noinline", 0);
-  if (zy_opt_preopt()) {
+  zy_snapshot_resolve(p); /* a snapshot, or a copy of a callee of one */
+  return p;
+}
+
+/* Step 1: a clone of the user's function, simplified by the pre-AD
+ * pipeline.  optnone/noinline are removed so -O0 input is simplified.
+ * When the function was copied before inlining (snapshot.c) and the
+ * pipeline moves a call out of a loop in that copy, the copy is used,
+ * with what the optimizer inlined into `fn` inlined after the move;
+ * otherwise `fn` as the optimizer left it. */
+LLVMValueRef zy_preprocess(LLVMValueRef fn) {
+  LLVMValueRef snap = zy_opt_preopt() ? zy_snapshot_of(fn) : NULL;
+  LLVMValueRef p = NULL;
+  if (snap) {
+    p = clone(fn, snap);
     zy_llvm_infer_call_effects(p, zy_rule_call);
-    zy_llvm_simplify_function(p, 2);
-    if (snap) {
-      inline_like(p, fn, snap);
+    if (zy_llvm_has_calls_in_loops(p) && zy_llvm_simplify_function(p, 2)) {
+      zy_snapshot_inline(p, fn);
+      zy_llvm_simplify_function(p, 2);
+    } else {
+      LLVMDeleteFunction(p);
+      p = NULL;
+    }
+  }
+  if (!p) {
+    p = clone(fn, fn);
+    if (zy_opt_preopt()) {
+      zy_llvm_infer_call_effects(p, zy_rule_call);
       zy_llvm_simplify_function(p, 2);
     }
   }

@@ -61,8 +61,26 @@ extern "C" LLVMValueRef zy_llvm_clone_function(LLVMValueRef fn,
   return wrap(C);
 }
 
-extern "C" void zy_llvm_simplify_function(LLVMValueRef fn, int level) {
+// Calls of functions with a body inside loops, with their loop depths.
+static std::vector<std::pair<WeakVH, unsigned>> callsInLoops(Function &F) {
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  std::vector<std::pair<WeakVH, unsigned>> R;
+  for (Instruction &I : instructions(F))
+    if (auto *CB = dyn_cast<CallBase>(&I))
+      if (Function *C = CB->getCalledFunction();
+          C && !C->isDeclaration() && LI.getLoopDepth(I.getParent()))
+        R.push_back({WeakVH(&I), LI.getLoopDepth(I.getParent())});
+  return R;
+}
+
+extern "C" int zy_llvm_has_calls_in_loops(LLVMValueRef fn) {
+  return !callsInLoops(*unwrap<Function>(fn)).empty();
+}
+
+extern "C" int zy_llvm_simplify_function(LLVMValueRef fn, int level) {
   Function &F = *unwrap<Function>(fn);
+  auto Before = callsInLoops(F);
   LoopAnalysisManager LAM;
   FunctionAnalysisManager FAM;
   CGSCCAnalysisManager CGAM;
@@ -79,6 +97,15 @@ extern "C" void zy_llvm_simplify_function(LLVMValueRef fn, int level) {
   FunctionPassManager FPM =
       PB.buildFunctionSimplificationPipeline(L, ThinOrFullLTOPhase::None);
   FPM.run(F, FAM);
+  if (Before.empty())
+    return 0;
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  for (auto &[V, Depth] : Before)
+    if (auto *I = dyn_cast_or_null<Instruction>(V))
+      if (LI.getLoopDepth(I->getParent()) < Depth)
+        return 1;
+  return 0;
 }
 
 extern "C" void zy_llvm_infer_call_effects(LLVMValueRef fn,

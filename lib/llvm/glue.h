@@ -23,8 +23,11 @@ void zy_llvm_diagnose(LLVMValueRef fn, LLVMValueRef inst, const char *msg);
 LLVMValueRef zy_llvm_clone_function(LLVMValueRef fn, const char *name);
 
 /* Runs the function simplification pipeline of optimization level O`level`
- * (1..3) on `fn` alone. */
-void zy_llvm_simplify_function(LLVMValueRef fn, int level);
+ * (1..3) on `fn` alone.  Returns 1 when it moved a call of a function with
+ * a body out of a loop (LICM), else 0. */
+int zy_llvm_simplify_function(LLVMValueRef fn, int level);
+/* Whether `fn` calls a function with a body inside a loop. */
+int zy_llvm_has_calls_in_loops(LLVMValueRef fn);
 
 /* Gives each call in `fn` of a function with a body the memory effects
  * of that body (accesses to the callee's own stack ignored, and calls in
