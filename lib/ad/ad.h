@@ -98,6 +98,10 @@ typedef struct ZyLoop {
   ZyVec bufs;                 /* slots holding the buffers' pointers    */
   ZyVec btypes;               /* ... and their element types            */
   ZyVec sites;                /* ZyGrowSite*: where buffers grow        */
+  ZyVec replays;              /* reverse blocks entering the loop, where
+                                 recurrences are replayed (replay.c)    */
+  int replay_known, replay_any; /* whether a header phi is replayable   */
+  LLVMValueRef replay_cap;    /* i64 slot: capacity of the scratch      */
 } ZyLoop;
 
 typedef struct ZyGen {
@@ -146,6 +150,9 @@ typedef struct ZyGen {
                           incoming values are added after the sweep      */
   ZyVec report;        /* char*: lines of the cache report               */
   ZyMap reported;      /* forward values already in the report           */
+  ZyMap replayable;    /* header phi -> whether it is a recurrence to
+                          replay (replay.c)                              */
+  ZyMap replay;        /* replayed phi -> slot of its scratch buffer     */
   ZyMap recompute;     /* primal value -> whether it is recomputed       */
   ZyAlias *alias;      /* alias analysis of the primal, made on demand   */
   ZyVec pending;       /* (placeholder, primal value) pairs: deferred
@@ -237,6 +244,21 @@ LLVMValueRef zy_affine_rebuild(ZyGen *g, LLVMValueRef phi,
  * over all of them. */
 LLVMValueRef zy_plan_defer(ZyGen *g, LLVMValueRef v);
 void zy_plan_finish(ZyGen *g);
+/* The value of primal `v` at the reverse builder position, as planned. */
+LLVMValueRef zy_plan_value(ZyGen *g, LLVMValueRef v);
+
+/* replay.c: whether header phi `phi` is a recurrence computed by cheap
+ * operations from itself and values from outside its loop, which the
+ * reverse sweep can run again instead of caching it; the values from
+ * outside it needs (start value first).  zy_replay_mark leaves, where the
+ * reverse enters loop `l`, a block for the replay; zy_replay_emit fills
+ * those for the phis `planned` says are recomputed; zy_replay_value is
+ * a replayed phi's value at the reverse builder position, or NULL. */
+int zy_replayable(ZyGen *g, LLVMValueRef phi);
+void zy_replay_sources(ZyGen *g, LLVMValueRef phi, ZyVec *out);
+void zy_replay_mark(ZyGen *g, ZyLoop *l);
+void zy_replay_emit(ZyGen *g, int (*planned)(ZyGen *, LLVMValueRef));
+LLVMValueRef zy_replay_value(ZyGen *g, LLVMValueRef phi);
 
 /* After both sweeps: buffer growth in the forward, frees at the end of
  * the reverse, the cache report. */

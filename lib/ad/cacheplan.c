@@ -42,7 +42,7 @@ static int in_loop(ZyGen *g, LLVMValueRef v) {
  * reverse sweep from its operands. */
 static int legal(ZyGen *g, LLVMValueRef v) {
   if (LLVMIsAPHINode(v))
-    return zy_affine_start(g, v) != NULL;
+    return zy_affine_start(g, v) != NULL || zy_replayable(g, v);
   LLVMOpcode op = LLVMGetInstructionOpcode(v);
   if (op == LLVMLoad) {
     if (g->split) /* the caller may change memory before the reverse */
@@ -57,8 +57,16 @@ static void sources(ZyGen *g, LLVMValueRef v, LLVMValueRef *out, int *n) {
   *n = 0;
   if (LLVMIsAPHINode(v)) {
     LLVMValueRef s = zy_affine_start(g, v);
-    if (in_loop(g, s))
+    if (s && in_loop(g, s))
       out[(*n)++] = s;
+    if (s)
+      return;
+    ZyVec from = {0};
+    zy_replay_sources(g, v, &from);
+    for (size_t k = 0; k < from.len && *n < 8; k++)
+      if (in_loop(g, from.data[k]))
+        out[(*n)++] = from.data[k];
+    zy_vec_free(&from);
     return;
   }
   int k = LLVMGetNumOperands(v);
@@ -140,8 +148,7 @@ static void solve(ZyGen *g) {
   zy_map_free(&needed);
 }
 
-/* The value of primal `v` at the builder position, as planned. */
-static LLVMValueRef materialize(ZyGen *g, LLVMValueRef v) {
+LLVMValueRef zy_plan_value(ZyGen *g, LLVMValueRef v) {
   if (LLVMIsAArgument(v))
     return zy_map_get(&g->vmap, v);
   if (!LLVMIsAInstruction(v))
@@ -154,32 +161,45 @@ static LLVMValueRef materialize(ZyGen *g, LLVMValueRef v) {
   void *how = zy_map_get(&g->plan, v);
   if (how != RECOMPUTED || !legal(g, v))
     return zy_loops_reload(g, fv, l);
+  int replay = LLVMIsAPHINode(v) && !zy_affine_start(g, v);
+  LLVMValueRef r = replay ? zy_replay_value(g, v) : NULL;
+  if (replay && !r) /* no entry into its loop was reversed */
+    return zy_loops_reload(g, fv, l);
   if (!zy_map_has(&g->reported, fv)) {
     zy_map_put(&g->reported, fv, fv);
-    zy_loops_report(g, fv, "recomputed");
+    zy_loops_report(g, fv, replay ? "recomputed: the recurrence is replayed "
+                                    "at each entry of its loop"
+                                  : "recomputed");
   }
+  if (r)
+    return r;
   if (LLVMIsAPHINode(v))
-    return zy_affine_rebuild(g, v, materialize(g, zy_affine_start(g, v)));
+    return zy_affine_rebuild(g, v, zy_plan_value(g, zy_affine_start(g, v)));
   LLVMValueRef c = LLVMInstructionClone(fv);
   int n = LLVMGetNumOperands(v);
   for (int k = 0; k < n; k++) {
     LLVMValueRef op = LLVMGetOperand(v, k);
     if (LLVMIsAInstruction(op) || LLVMIsAArgument(op))
-      LLVMSetOperand(c, k, materialize(g, op));
+      LLVMSetOperand(c, k, zy_plan_value(g, op));
   }
   LLVMInsertIntoBuilderWithName(g->b, c, "");
   return c;
+}
+
+static int planned_recompute(ZyGen *g, LLVMValueRef v) {
+  return zy_map_get(&g->plan, v) == RECOMPUTED;
 }
 
 void zy_plan_finish(ZyGen *g) {
   solve(g);
   LLVMBuilderRef saved = g->b;
   g->b = LLVMCreateBuilderInContext(g->zm->ctx);
+  zy_replay_emit(g, planned_recompute);
   for (size_t k = 0; k < g->pending.len; k += 2) {
     LLVMValueRef ph = g->pending.data[k], v = g->pending.data[k + 1];
     if (LLVMGetFirstUse(ph)) {
       LLVMPositionBuilderBefore(g->b, ph);
-      LLVMReplaceAllUsesWith(ph, materialize(g, v));
+      LLVMReplaceAllUsesWith(ph, zy_plan_value(g, v));
     }
     LLVMInstructionEraseFromParent(ph);
   }

@@ -243,6 +243,16 @@ void zy_loops_enter(ZyGen *g, LLVMBasicBlockRef bb, LLVMBasicBlockRef pred) {
       if (ivs->data[k] == l)
         LLVMBuildStore(g->b, zy_reload(g, ivs->data[k + 1], bb), l->rc);
   }
+  /* Recurrences are replayed once every iteration number is set, outer
+   * loops first: an inner one may start from an outer one's value. */
+  ZyLoop *exited[64];
+  int n = 0;
+  for (ZyLoop *l = zy_loop_of(g, pred); l && !zy_loop_contains(g, l, bb) &&
+                                        n < 64;
+       l = l->parent)
+    exited[n++] = l;
+  while (n > 0)
+    zy_replay_mark(g, exited[--n]);
 }
 
 /* --- Per-iteration caches ------------------------------------------------ */
@@ -450,8 +460,11 @@ void zy_loops_free(ZyGen *g) {
     zy_vec_free(&l->sites);
     zy_vec_free(&l->bufs);
     zy_vec_free(&l->btypes);
+    zy_vec_free(&l->replays);
   }
   free(g->loops);
+  zy_map_free(&g->replayable);
+  zy_map_free(&g->replay);
   for (size_t k = 0; k < g->exitivs.order.len; k++) {
     ZyVec *v = zy_map_get(&g->exitivs, g->exitivs.order.data[k]);
     zy_vec_free(v);

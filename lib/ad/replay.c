@@ -1,0 +1,287 @@
+/* replay.c - recurrences run again in the reverse sweep instead of being
+ * cached.
+ *
+ * A phi of a loop header whose next value is computed, by cheap pure
+ * operations, from the phi itself and from values of outside the loop is
+ * a recurrence: LLSQ's  tj *= t  over j.  The reverse sweep needs its
+ * value in every iteration; caching it costs one value per iteration of
+ * every entry of the loop (m*n doubles for LLSQ, a gigabyte at the large
+ * size).  Instead, where the reverse sweep enters the loop (from one of
+ * its exits, once its iteration number `rc` is known), a small loop runs
+ * the recurrence again from its start value for the iterations of this
+ * entry, into a scratch buffer the reverse of iteration rc reads at rc.
+ * The scratch holds one entry's values and serves every entry in turn;
+ * it grows geometrically and is freed at the end of the reverse sweep.
+ * Only recurrences of inner loops are replayed: an outermost loop is
+ * entered once, and its scratch would be as large as the cache.
+ *
+ * The cache plan (cacheplan.c) treats such a phi as recomputable from its
+ * start value and the outside values; the replay is emitted once the plan
+ * is known, in the blocks zy_replay_mark left at each entry.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include "ad.h"
+
+#include "irutil.h"
+
+#include <llvm-c/Target.h>
+#include <string.h>
+
+#define YES ((void *)1)
+#define NO ((void *)2)
+#define MAX_CHAIN 16
+
+static int in_loop(ZyGen *g, ZyLoop *l, LLVMValueRef v) {
+  return LLVMIsAInstruction(v) &&
+         zy_loop_contains(g, l, LLVMGetInstructionParent(v));
+}
+
+/* llvm.fmuladd and llvm.fma: what clang makes of  h = h * t + c. */
+static int fused_multiply_add(LLVMValueRef v) {
+  LLVMValueRef f = LLVMIsACallInst(v) ? LLVMGetCalledValue(v) : NULL;
+  if (!f || !LLVMIsAFunction(f))
+    return 0;
+  const char *name = LLVMGetValueName(f);
+  return !strncmp(name, "llvm.fmuladd.", 13) || !strncmp(name, "llvm.fma.", 9);
+}
+
+/* Collects, operands first, the instructions of loop `l` that `v` is
+ * computed from, back to `phi`; and the instructions and arguments from
+ * outside the loop they use.  0 when one of them is not cheap and pure. */
+static int chain(ZyGen *g, ZyLoop *l, LLVMValueRef phi, LLVMValueRef v,
+                 ZyVec *members, ZyVec *outside) {
+  if (v == phi || zy_vec_contains(members, v))
+    return 1;
+  if (!LLVMIsAInstruction(v) && !LLVMIsAArgument(v))
+    return 1; /* a constant */
+  if (!in_loop(g, l, v)) {
+    if (!zy_vec_contains(outside, v))
+      zy_vec_push(outside, v);
+    return 1;
+  }
+  if (LLVMIsAPHINode(v) || members->len >= MAX_CHAIN ||
+      !(zy_cheap_opcode(LLVMGetInstructionOpcode(v)) || fused_multiply_add(v)))
+    return 0;
+  int n = LLVMIsACallInst(v) ? (int)LLVMGetNumArgOperands(v)
+                             : LLVMGetNumOperands(v);
+  for (int k = 0; k < n; k++)
+    if (!chain(g, l, phi, LLVMGetOperand(v, k), members, outside))
+      return 0;
+  zy_vec_push(members, v);
+  return 1;
+}
+
+static ZyLoop *header_loop(ZyGen *g, LLVMValueRef phi) {
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(phi);
+  ZyLoop *l = zy_loop_of(g, bb);
+  return l && l->header == bb && l->preheader && l->latch &&
+                 LLVMCountIncoming(phi) == 2
+             ? l
+             : NULL;
+}
+
+static LLVMValueRef incoming(LLVMValueRef phi, LLVMBasicBlockRef from) {
+  for (unsigned k = 0; k < LLVMCountIncoming(phi); k++)
+    if (LLVMGetIncomingBlock(phi, k) == from)
+      return LLVMGetIncomingValue(phi, k);
+  return NULL;
+}
+
+int zy_replayable(ZyGen *g, LLVMValueRef phi) {
+  void *known = zy_map_get(&g->replayable, phi);
+  if (known)
+    return known == YES;
+  int ok = 0;
+  /* Only inner loops: the scratch of one entry replaces a cache of all
+   * of them.  An outermost loop is entered once; there the replay would
+   * save nothing and repeat the work. */
+  ZyLoop *l = LLVMIsAPHINode(phi) && !g->split ? header_loop(g, phi) : NULL;
+  if (l && !l->parent)
+    l = NULL;
+  LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(phi));
+  if (l && (k == LLVMIntegerTypeKind || k == LLVMFloatTypeKind ||
+            k == LLVMDoubleTypeKind) && !zy_affine_start(g, phi)) {
+    ZyVec members = {0}, outside = {0};
+    LLVMValueRef next = incoming(phi, l->latch);
+    ok = next && incoming(phi, l->preheader) &&
+         chain(g, l, phi, next, &members, &outside);
+    zy_vec_free(&members);
+    zy_vec_free(&outside);
+  }
+  zy_map_put(&g->replayable, phi, ok ? YES : NO);
+  return ok;
+}
+
+void zy_replay_sources(ZyGen *g, LLVMValueRef phi, ZyVec *out) {
+  ZyLoop *l = header_loop(g, phi);
+  ZyVec members = {0};
+  zy_vec_push(out, incoming(phi, l->preheader));
+  chain(g, l, phi, incoming(phi, l->latch), &members, out);
+  zy_vec_free(&members);
+}
+
+void zy_replay_mark(ZyGen *g, ZyLoop *l) {
+  if (!l->replay_known) {
+    l->replay_known = 1;
+    for (LLVMValueRef p = LLVMGetFirstInstruction(l->header);
+         p && LLVMIsAPHINode(p); p = LLVMGetNextInstruction(p))
+      l->replay_any |= zy_replayable(g, p);
+  }
+  if (!l->replay_any)
+    return;
+  LLVMBasicBlockRef at =
+      LLVMAppendBasicBlockInContext(g->zm->ctx, g->grad, "reverse.replay");
+  LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(
+      g->zm->ctx, g->grad, "reverse.replay.done");
+  LLVMBuildBr(g->b, at);
+  LLVMPositionBuilderAtEnd(g->b, at);
+  LLVMBuildBr(g->b, cont);
+  LLVMPositionBuilderAtEnd(g->b, cont);
+  zy_vec_push(&l->replays, at);
+}
+
+/* Fills entry block `at` (which branches to its continuation) with the
+ * replay of the phis `phis` of loop `l`, into the scratch buffers
+ * `slots`. */
+static void emit_at(ZyGen *g, ZyLoop *l, LLVMBasicBlockRef at, ZyVec *phis,
+                    ZyVec *slots) {
+  LLVMContextRef c = g->zm->ctx;
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(c), ptr = LLVMPointerTypeInContext(c, 0);
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(g->zm->mod);
+  LLVMValueRef br = LLVMGetBasicBlockTerminator(at);
+  LLVMBasicBlockRef cont = LLVMGetSuccessor(br, 0);
+  LLVMInstructionEraseFromParent(br);
+  LLVMBasicBlockRef grow = LLVMAppendBasicBlockInContext(c, g->grad, "reverse.replay.grow");
+  LLVMBasicBlockRef pre = LLVMAppendBasicBlockInContext(c, g->grad, "reverse.replay.pre");
+  LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(c, g->grad, "reverse.replay.loop");
+  LLVMValueRef one = LLVMConstInt(i64, 1, 0);
+
+  /* Room for last+1 values: the iterations of this entry. */
+  LLVMPositionBuilderAtEnd(g->b, at);
+  LLVMValueRef last = LLVMBuildLoad2(g->b, i64, l->rc, "zymase.iv");
+  LLVMValueRef need = LLVMBuildAdd(g->b, last, one, "");
+  LLVMValueRef cap = LLVMBuildLoad2(g->b, i64, l->replay_cap, "");
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntUGT, need, cap, ""), grow,
+                  pre);
+  LLVMPositionBuilderAtEnd(g->b, grow);
+  LLVMValueRef ncap = LLVMBuildAdd(
+      g->b, LLVMBuildShl(g->b, need, one, ""), LLVMConstInt(i64, 8, 0), "");
+  LLVMTypeRef fty = LLVMFunctionType(ptr, (LLVMTypeRef[]){ptr, i64}, 2, 0);
+  LLVMValueRef realloc_fn = zy_runtime_fn(g->zm->mod, "realloc", fty);
+  for (size_t k = 0; k < phis->len; k++) {
+    LLVMValueRef size = LLVMConstInt(
+        i64, LLVMABISizeOfType(td, LLVMTypeOf(phis->data[k])), 0);
+    LLVMValueRef args[2] = {LLVMBuildLoad2(g->b, ptr, slots->data[k], ""),
+                            LLVMBuildNUWMul(g->b, ncap, size, "")};
+    LLVMBuildStore(g->b, LLVMBuildCall2(g->b, fty, realloc_fn, args, 2, ""),
+                   slots->data[k]);
+  }
+  LLVMBuildStore(g->b, ncap, l->replay_cap);
+  LLVMBuildBr(g->b, pre);
+
+  /* Start values and what the recurrences use from outside the loop. */
+  LLVMPositionBuilderAtEnd(g->b, pre);
+  ZyMap val = {0};
+  ZyVec members[phis->len ? phis->len : 1];
+  LLVMValueRef starts[phis->len ? phis->len : 1];
+  for (size_t k = 0; k < phis->len; k++) {
+    LLVMValueRef phi = phis->data[k];
+    ZyVec outside = {0};
+    members[k] = (ZyVec){0};
+    chain(g, l, phi, incoming(phi, l->latch), &members[k], &outside);
+    starts[k] = zy_plan_value(g, incoming(phi, l->preheader));
+    for (size_t j = 0; j < outside.len; j++)
+      if (!zy_map_has(&val, outside.data[j]))
+        zy_map_put(&val, outside.data[j], zy_plan_value(g, outside.data[j]));
+    zy_vec_free(&outside);
+  }
+  LLVMBuildBr(g->b, body);
+
+  /* for k in 0..last: scratch[k] = phi; phi = next(phi) */
+  LLVMPositionBuilderAtEnd(g->b, body);
+  LLVMValueRef iv = LLVMBuildPhi(g->b, i64, "zymase.replay.iv");
+  LLVMValueRef cur[phis->len ? phis->len : 1];
+  for (size_t k = 0; k < phis->len; k++) {
+    cur[k] = LLVMBuildPhi(g->b, LLVMTypeOf(phis->data[k]), "zymase.replay");
+    zy_map_put(&val, phis->data[k], cur[k]);
+  }
+  for (size_t k = 0; k < phis->len; k++) {
+    LLVMTypeRef t = LLVMTypeOf(phis->data[k]);
+    LLVMValueRef buf = LLVMBuildLoad2(g->b, ptr, slots->data[k], "");
+    LLVMBuildStore(g->b, cur[k], LLVMBuildInBoundsGEP2(g->b, t, buf, &iv, 1, ""));
+  }
+  LLVMValueRef next[phis->len ? phis->len : 1];
+  for (size_t k = 0; k < phis->len; k++) {
+    ZyVec *m = &members[k];
+    for (size_t j = 0; j < m->len; j++) {
+      LLVMValueRef v = m->data[j];
+      if (zy_map_has(&val, v))
+        continue;
+      LLVMValueRef cl = LLVMInstructionClone(zy_map_get(&g->vmap, v));
+      int nops = LLVMIsACallInst(v) ? (int)LLVMGetNumArgOperands(v)
+                                    : LLVMGetNumOperands(v);
+      for (int o = 0; o < nops; o++) {
+        LLVMValueRef op = LLVMGetOperand(v, o);
+        if (LLVMIsAInstruction(op) || LLVMIsAArgument(op))
+          LLVMSetOperand(cl, o, zy_map_get(&val, op));
+      }
+      LLVMInsertIntoBuilderWithName(g->b, cl, "");
+      zy_map_put(&val, v, cl);
+    }
+    LLVMValueRef n = incoming(phis->data[k], l->latch);
+    next[k] = LLVMIsAInstruction(n) || LLVMIsAArgument(n)
+                  ? zy_map_get(&val, n)
+                  : n;
+    zy_vec_free(m);
+  }
+  LLVMValueRef iv1 = LLVMBuildAdd(g->b, iv, one, "");
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, iv, last, ""), cont,
+                  body);
+  LLVMValueRef zero = LLVMConstInt(i64, 0, 0);
+  LLVMAddIncoming(iv, (LLVMValueRef[]){zero, iv1},
+                  (LLVMBasicBlockRef[]){pre, body}, 2);
+  for (size_t k = 0; k < phis->len; k++)
+    LLVMAddIncoming(cur[k], (LLVMValueRef[]){starts[k], next[k]},
+                    (LLVMBasicBlockRef[]){pre, body}, 2);
+  zy_map_free(&val);
+}
+
+void zy_replay_emit(ZyGen *g, int (*planned)(ZyGen *, LLVMValueRef)) {
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(g->zm->ctx);
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(g->zm->ctx, 0);
+  for (unsigned k = 0; k < g->nloops; k++) {
+    ZyLoop *l = &g->loops[k];
+    ZyVec phis = {0}, slots = {0};
+    for (LLVMValueRef p = LLVMGetFirstInstruction(l->header);
+         l->replays.len && p && LLVMIsAPHINode(p); p = LLVMGetNextInstruction(p))
+      if (zy_replayable(g, p) && planned(g, p)) {
+        LLVMValueRef slot = zy_new_slot(g, ptr, "zymase.replay.buffer", 1);
+        zy_vec_push(&phis, p);
+        zy_vec_push(&slots, slot);
+        zy_map_put(&g->replay, p, slot);
+      }
+    if (phis.len) {
+      l->replay_cap = zy_new_slot(g, i64, "zymase.replay.cap", 1);
+      for (size_t e = 0; e < l->replays.len; e++)
+        emit_at(g, l, l->replays.data[e], &phis, &slots);
+      LLVMPositionBuilderBefore(g->b, g->retinst);
+      for (size_t s = 0; s < slots.len; s++)
+        zy_call_free(g->b, "free", LLVMBuildLoad2(g->b, ptr, slots.data[s], ""));
+    }
+    zy_vec_free(&phis);
+    zy_vec_free(&slots);
+  }
+}
+
+LLVMValueRef zy_replay_value(ZyGen *g, LLVMValueRef phi) {
+  LLVMValueRef slot = zy_map_get(&g->replay, phi);
+  if (!slot)
+    return NULL;
+  ZyLoop *l = header_loop(g, phi);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(g->zm->ctx);
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(g->zm->ctx, 0);
+  LLVMTypeRef t = LLVMTypeOf(phi);
+  LLVMValueRef idx = LLVMBuildLoad2(g->b, i64, l->rc, "zymase.iv");
+  LLVMValueRef buf = LLVMBuildLoad2(g->b, ptr, slot, "");
+  return LLVMBuildLoad2(g->b, t, LLVMBuildInBoundsGEP2(g->b, t, buf, &idx, 1, ""),
+                        "");
+}
