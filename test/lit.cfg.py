@@ -31,10 +31,12 @@ config.substitutions.append(("%FileCheck", f"{bin}/FileCheck"))
 config.substitutions.append(("%not", f"{bin}/not"))
 config.substitutions.append(("%plugin", plugin))
 # Runs a test program under valgrind: no invalid access, no definite leak.
-# (Without the sanitizer runtimes, which valgrind cannot host.)
+# The sanitizer build checks the plugin, not the code it generates, which
+# is the same as the plain build's and checked there: it skips these runs
+# (they are the slowest part of the loop tests).
 valgrind = "valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite"
 if getattr(config, "sanitizer_preload", ""):
-    valgrind = "env -u LD_PRELOAD " + valgrind
+    valgrind = "true"
 config.substitutions.append(("%valgrind", valgrind))
 config.available_features.add(f"llvm{config.llvm_major}")
 config.environment["PATH"] = bin + os.pathsep + config.environment.get("PATH", "")
