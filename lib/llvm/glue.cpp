@@ -75,7 +75,10 @@ static std::vector<std::pair<WeakVH, unsigned>> callsInLoops(Function &F) {
 }
 
 extern "C" int zy_llvm_has_calls_in_loops(LLVMValueRef fn) {
-  return !callsInLoops(*unwrap<Function>(fn)).empty();
+  for (auto &[V, Depth] : callsInLoops(*unwrap<Function>(fn)))
+    if (cast<CallBase>(V)->onlyReadsMemory())
+      return 1;
+  return 0;
 }
 
 extern "C" int zy_llvm_simplify_function(LLVMValueRef fn, int level) {

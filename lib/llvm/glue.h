@@ -26,7 +26,8 @@ LLVMValueRef zy_llvm_clone_function(LLVMValueRef fn, const char *name);
  * (1..3) on `fn` alone.  Returns 1 when it moved a call of a function with
  * a body out of a loop (LICM), else 0. */
 int zy_llvm_simplify_function(LLVMValueRef fn, int level);
-/* Whether `fn` calls a function with a body inside a loop. */
+/* Whether `fn` calls, inside a loop, a function with a body with a call
+ * that only reads memory (which LICM might move out). */
 int zy_llvm_has_calls_in_loops(LLVMValueRef fn);
 
 /* Gives each call in `fn` of a function with a body the memory effects
