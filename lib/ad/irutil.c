@@ -185,6 +185,19 @@ LLVMValueRef zy_digamma(LLVMBuilderRef b, LLVMValueRef x) {
   return LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, &x, 1, "");
 }
 
+void zy_set_optnone(LLVMValueRef fn, int on) {
+  static const char *const attrs[] = {"optnone", "noinline"};
+  LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(fn));
+  for (int i = 0; i < 2; i++) {
+    unsigned kind = LLVMGetEnumAttributeKindForName(attrs[i], strlen(attrs[i]));
+    if (on)
+      LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                              LLVMCreateEnumAttribute(c, kind, 0));
+    else
+      LLVMRemoveEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, kind);
+  }
+}
+
 LLVMValueRef zy_runtime_fn(LLVMModuleRef m, const char *name, LLVMTypeRef fty) {
   LLVMValueRef fn = LLVMGetNamedFunction(m, name);
   if (!fn) {

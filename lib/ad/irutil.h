@@ -27,6 +27,10 @@ LLVMValueRef zy_powi(LLVMBuilderRef b, LLVMValueRef x, LLVMValueRef n);
  * emitted into the module once per type. */
 LLVMValueRef zy_digamma(LLVMBuilderRef b, LLVMValueRef x);
 
+/* Marks `fn` optnone and noinline (the optimizer leaves it alone), or
+ * removes both (it is simplified like any function). */
+void zy_set_optnone(LLVMValueRef fn, int on);
+
 /* The declaration of C runtime function `name` in `m` (declared with
  * `fty` if missing); and calls to malloc(bytes) and free(p). */
 LLVMValueRef zy_runtime_fn(LLVMModuleRef m, const char *name, LLVMTypeRef fty);

@@ -385,10 +385,26 @@ LLVMValueRef zy_loops_reload(ZyGen *g, LLVMValueRef fv, ZyLoop *l) {
 
 /* --- After both sweeps ---------------------------------------------------- */
 
-/* A growth check: need > cap ? (realloc every buffer) : nothing. */
-static void finish_site(ZyGen *g, ZyLoop *l, ZyGrowSite *s) {
+void zy_loops_realloc(ZyGen *g, ZyVec *slots, ZyVec *types,
+                      LLVMValueRef n) {
   LLVMTypeRef i64 = i64_type(g), ptr = LLVMPointerTypeInContext(g->zm->ctx, 0);
   LLVMTargetDataRef td = LLVMGetModuleDataLayout(g->zm->mod);
+  LLVMTypeRef fty = LLVMFunctionType(ptr, (LLVMTypeRef[]){ptr, i64}, 2, 0);
+  LLVMValueRef realloc_fn = zy_runtime_fn(g->zm->mod, "realloc", fty);
+  for (size_t k = 0; k < slots->len; k++) {
+    LLVMValueRef slot = slots->data[k];
+    LLVMValueRef size =
+        LLVMConstInt(i64, LLVMABISizeOfType(td, types->data[k]), 0);
+    LLVMValueRef args[2] = {LLVMBuildLoad2(g->b, ptr, slot, ""),
+                            LLVMBuildNUWMul(g->b, n, size, "")};
+    LLVMBuildStore(g->b, LLVMBuildCall2(g->b, fty, realloc_fn, args, 2, ""),
+                   slot);
+  }
+}
+
+/* A growth check: need > cap ? (realloc every buffer) : nothing. */
+static void finish_site(ZyGen *g, ZyLoop *l, ZyGrowSite *s) {
+  LLVMTypeRef i64 = i64_type(g);
   LLVMInstructionEraseFromParent(LLVMGetBasicBlockTerminator(s->at));
   LLVMBasicBlockRef grow =
       LLVMAppendBasicBlockInContext(g->zm->ctx, g->grad, "zymase.grow");
@@ -405,17 +421,7 @@ static void finish_site(ZyGen *g, ZyLoop *l, ZyGrowSite *s) {
   LLVMValueRef ncap = LLVMBuildSelect(
       g->b, LLVMBuildICmp(g->b, LLVMIntUGT, s->need, dbl, ""), s->need, dbl,
       "zymase.cap");
-  LLVMTypeRef fty = LLVMFunctionType(ptr, (LLVMTypeRef[]){ptr, i64}, 2, 0);
-  LLVMValueRef realloc_fn = zy_runtime_fn(g->zm->mod, "realloc", fty);
-  for (size_t k = 0; k < l->bufs.len; k++) {
-    LLVMValueRef slot = l->bufs.data[k];
-    LLVMValueRef size = LLVMConstInt(
-        i64, LLVMABISizeOfType(td, l->btypes.data[k]), 0);
-    LLVMValueRef args[2] = {LLVMBuildLoad2(g->b, ptr, slot, ""),
-                            LLVMBuildNUWMul(g->b, ncap, size, "")};
-    LLVMBuildStore(g->b, LLVMBuildCall2(g->b, fty, realloc_fn, args, 2, ""),
-                   slot);
-  }
+  zy_loops_realloc(g, &l->bufs, &l->btypes, ncap);
   LLVMBuildStore(g->b, ncap, l->cap);
   LLVMBuildBr(g->b, s->cont);
 }

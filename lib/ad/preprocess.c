@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
+#include "irutil.h"
 #include "rules.h"
 
 #include <stdio.h>
@@ -57,23 +58,11 @@ static void promote_indirect_calls(LLVMValueRef fn) {
   zy_vec_free(&calls);
 }
 
-static void set_fn_attr(LLVMValueRef fn, const char *attr, int on) {
-  unsigned kind = LLVMGetEnumAttributeKindForName(attr, strlen(attr));
-  if (on)
-    LLVMAddAttributeAtIndex(
-        fn, LLVMAttributeFunctionIndex,
-        LLVMCreateEnumAttribute(
-            LLVMGetModuleContext(LLVMGetGlobalParent(fn)), kind, 0));
-  else
-    LLVMRemoveEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, kind);
-}
-
 static LLVMValueRef clone(LLVMValueRef fn, LLVMValueRef from) {
   char name[256];
   snprintf(name, sizeof name, "%s.zymase.primal", LLVMGetValueName(fn));
   LLVMValueRef p = zy_llvm_clone_function(from, name);
-  set_fn_attr(p, "optnone", 0);
-  set_fn_attr(p, "noinline", 0);
+  zy_set_optnone(p, 0);
   zy_snapshot_resolve(p); /* a snapshot, or a copy of a callee of one */
   return p;
 }

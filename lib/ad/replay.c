@@ -146,7 +146,6 @@ static void emit_at(ZyGen *g, ZyLoop *l, LLVMBasicBlockRef at, ZyVec *phis,
                     ZyVec *slots) {
   LLVMContextRef c = g->zm->ctx;
   LLVMTypeRef i64 = LLVMInt64TypeInContext(c), ptr = LLVMPointerTypeInContext(c, 0);
-  LLVMTargetDataRef td = LLVMGetModuleDataLayout(g->zm->mod);
   LLVMValueRef br = LLVMGetBasicBlockTerminator(at);
   LLVMBasicBlockRef cont = LLVMGetSuccessor(br, 0);
   LLVMInstructionEraseFromParent(br);
@@ -165,16 +164,11 @@ static void emit_at(ZyGen *g, ZyLoop *l, LLVMBasicBlockRef at, ZyVec *phis,
   LLVMPositionBuilderAtEnd(g->b, grow);
   LLVMValueRef ncap = LLVMBuildAdd(
       g->b, LLVMBuildShl(g->b, need, one, ""), LLVMConstInt(i64, 8, 0), "");
-  LLVMTypeRef fty = LLVMFunctionType(ptr, (LLVMTypeRef[]){ptr, i64}, 2, 0);
-  LLVMValueRef realloc_fn = zy_runtime_fn(g->zm->mod, "realloc", fty);
-  for (size_t k = 0; k < phis->len; k++) {
-    LLVMValueRef size = LLVMConstInt(
-        i64, LLVMABISizeOfType(td, LLVMTypeOf(phis->data[k])), 0);
-    LLVMValueRef args[2] = {LLVMBuildLoad2(g->b, ptr, slots->data[k], ""),
-                            LLVMBuildNUWMul(g->b, ncap, size, "")};
-    LLVMBuildStore(g->b, LLVMBuildCall2(g->b, fty, realloc_fn, args, 2, ""),
-                   slots->data[k]);
-  }
+  ZyVec types = {0};
+  for (size_t k = 0; k < phis->len; k++)
+    zy_vec_push(&types, LLVMTypeOf(phis->data[k]));
+  zy_loops_realloc(g, slots, &types, ncap);
+  zy_vec_free(&types);
   LLVMBuildStore(g->b, ncap, l->replay_cap);
   LLVMBuildBr(g->b, pre);
 

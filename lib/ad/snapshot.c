@@ -19,6 +19,7 @@
  * it for the calls it saw.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
+#include "irutil.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -41,13 +42,6 @@ static int has_suffix(LLVMValueRef f, const char *suffix) {
   size_t len, n = strlen(suffix);
   const char *name = LLVMGetValueName2(f, &len);
   return len > n && !strcmp(name + len - n, suffix);
-}
-
-static void set_fn_attr(LLVMValueRef fn, const char *attr) {
-  unsigned kind = LLVMGetEnumAttributeKindForName(attr, strlen(attr));
-  LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(fn));
-  LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
-                          LLVMCreateEnumAttribute(c, kind, 0));
 }
 
 static int is_local(LLVMValueRef f) {
@@ -78,8 +72,7 @@ void zy_take_snapshot(LLVMValueRef fn) {
   char name[512];
   snprintf(name, sizeof name, "%s" SRC, LLVMGetValueName(fn));
   LLVMValueRef s = zy_llvm_clone_function(fn, name);
-  set_fn_attr(s, "noinline");
-  set_fn_attr(s, "optnone");
+  zy_set_optnone(s, 1);
   zy_llvm_keep_alive(s);
   ZyVec calls = {0};
   direct_calls(s, &calls);
@@ -94,8 +87,7 @@ void zy_take_snapshot(LLVMValueRef fn) {
       snprintf(name, sizeof name, "%s" REF, LLVMGetValueName(g));
       ref = LLVMAddFunction(m, name, LLVMGlobalGetValueType(g));
       LLVMSetLinkage(ref, LLVMInternalLinkage);
-      set_fn_attr(ref, "noinline");
-      set_fn_attr(ref, "optnone");
+      zy_set_optnone(ref, 1);
       LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
       LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(
                                       LLVMGetModuleContext(m), ref, ""));
@@ -188,11 +180,7 @@ void zy_release_snapshots(LLVMModuleRef m) {
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
     if (has_suffix(f, SRC)) {
       zy_snapshot_resolve(f);
-      static const char *const drop[] = {"optnone", "noinline"};
-      for (int i = 0; i < 2; i++)
-        LLVMRemoveEnumAttributeAtIndex(
-            f, LLVMAttributeFunctionIndex,
-            LLVMGetEnumAttributeKindForName(drop[i], strlen(drop[i])));
+      zy_set_optnone(f, 0);
       zy_llvm_simplify_function(f, 2);
     }
 }
