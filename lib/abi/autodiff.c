@@ -1,8 +1,8 @@
-/* callconv.c - lowers __enzyme_autodiff(fn, [marker,] arg, ...) calls.
+/* autodiff.c - lowers __enzyme_autodiff(fn, [marker,] arg, ...) calls.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-#include "callconv.h"
+#include "abi.h"
 
-#include "irutil.h"
+#include "ad/irutil.h"
 
 #include <llvm-c/Target.h>
 #include <stdio.h>

@@ -1,9 +1,9 @@
 /* driver.c - the module pass: finds the __enzyme_* entry points and
  * lowers every call to them.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-#include "ad.h"
+#include "ad/ad.h"
 
-#include "callconv.h"
+#include "abi.h"
 
 #include <stdlib.h>
 #include <string.h>
