@@ -23,6 +23,24 @@ static char *type_str(LLVMTypeRef t) {
   return s;
 }
 
+/* The markers Zymase implements. */
+static const struct {
+  const char *name;
+  Marker m;
+} markers[] = {
+    {"enzyme_const", M_CONST},
+    {"enzyme_out", M_OUT},
+    {"enzyme_dup", M_DUP},
+    {"enzyme_dupnoneed", M_DUPNONEED},
+};
+
+int zy_abi_marker_known(const char *name) {
+  for (size_t i = 0; i < sizeof markers / sizeof *markers; i++)
+    if (!strcmp(name, markers[i].name))
+      return 1;
+  return 0;
+}
+
 /* A marker is the global `enzyme_<kind>` itself or a load from it. */
 static Marker marker_of(LLVMValueRef a, const char **name) {
   LLVMValueRef gv = a;
@@ -33,12 +51,10 @@ static Marker marker_of(LLVMValueRef a, const char **name) {
   *name = LLVMGetValueName(gv);
   if (strncmp(*name, "enzyme_", 7))
     return M_NONE;
-  const char *k = *name + 7;
-  return !strcmp(k, "const")       ? M_CONST
-         : !strcmp(k, "out")       ? M_OUT
-         : !strcmp(k, "dup")       ? M_DUP
-         : !strcmp(k, "dupnoneed") ? M_DUPNONEED
-                                   : M_OTHER;
+  for (size_t i = 0; i < sizeof markers / sizeof *markers; i++)
+    if (!strcmp(*name, markers[i].name))
+      return markers[i].m;
+  return M_OTHER;
 }
 
 /* The function named by the first argument, through casts and aliases. */

@@ -4,6 +4,8 @@
 #include "ad/ad.h"
 
 #include "abi.h"
+#include "ad/rules.h"
+#include "analysis/registry.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +48,75 @@ static int lower(ZyModule *zm, LLVMValueRef call) {
                   "(__enzyme_autodiff)", name);
 }
 
+static int is_entry_call(LLVMValueRef v) {
+  LLVMValueRef f = LLVMIsACallInst(v) ? LLVMGetCalledValue(v) : NULL;
+  return f && LLVMIsAFunction(f) && is_entry_point(LLVMGetValueName(f));
+}
+
+/* A user of `v` other than a call to an entry point (one that could not
+ * be lowered has been reported already), directly or through a load:
+ * where a marker is used for something else.  NULL if there is none. */
+static LLVMValueRef live_use(LLVMValueRef v) {
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (is_entry_call(user))
+      continue;
+    if (!LLVMIsALoadInst(user))
+      return user;
+    for (LLVMUseRef l = LLVMGetFirstUse(user); l; l = LLVMGetNextUse(l))
+      if (!is_entry_call(LLVMGetUser(l)))
+        return LLVMGetUser(l);
+  }
+  return NULL;
+}
+
+static LLVMValueRef function_of(LLVMValueRef inst) {
+  return LLVMIsAInstruction(inst)
+             ? LLVMGetBasicBlockParent(LLVMGetInstructionParent(inst))
+             : NULL;
+}
+
+/* Once the calls to entry points are lowered, any name of Enzyme's
+ * interface still in use is one Zymase does not implement: an error,
+ * never skipped (a call to __enzyme_todense, a marker passed elsewhere
+ * than to an entry point).  Registrations are checked by registry.c. */
+static void check_leftover_names(LLVMModuleRef m) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+    LLVMValueRef user = live_use(f);
+    if (starts_with(LLVMGetValueName(f), "__enzyme_") && user &&
+        !is_entry_point(LLVMGetValueName(f)))
+      zy_error(ZY_ERR_BAD_CALL, function_of(user), user,
+               "see README.md, \"Coming from Enzyme\", for what Zymase "
+               "implements",
+               "'%s' is part of Enzyme's interface that Zymase does not "
+               "implement", LLVMGetValueName(f));
+  }
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
+    const char *name = LLVMGetValueName(g);
+    LLVMValueRef user = live_use(g);
+    if (starts_with(name, "enzyme_") && user && !zy_abi_marker_known(name) &&
+        function_of(user))
+      zy_error(ZY_ERR_BAD_MARKER, function_of(user), user,
+               "markers are only read as arguments of __enzyme_autodiff",
+               "'%s' is part of Enzyme's interface that Zymase does not "
+               "implement", name);
+  }
+}
+
+/* Registered math-like functions must match a derivative rule. */
+static void check_function_like(LLVMModuleRef m) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    if (zy_registry_function_like(f) && !zy_rule_for_call(f))
+      zy_error(ZY_ERR_BAD_REGISTRATION, f, NULL,
+               "name a math function with a derivative rule (see "
+               "lib/ad/rules.def), whose parameters and result have the "
+               "types of this function's",
+               "it is registered as like '%s', which has no derivative rule "
+               "for a function of this type", zy_registry_function_like(f));
+}
+
 void zy_snapshot_targets(LLVMModuleRef m) {
+  zy_registry_protect(m);
   ZyVec calls = {0};
   collect_calls(m, &calls);
   for (size_t i = 0; i < calls.len; i++) {
@@ -67,7 +137,8 @@ void zy_snapshot_targets(LLVMModuleRef m) {
 int zy_run_on_module(LLVMModuleRef m) {
   ZyModule zm = {.mod = m, .ctx = LLVMGetModuleContext(m)};
   int changed = 0;
-  zy_activity_scan_module(m);
+  zy_registry_scan(m);
+  check_function_like(m);
   ZyVec calls = {0}, entries = {0};
   collect_calls(m, &calls);
   for (size_t i = 0; i < calls.len; i++) {
@@ -84,6 +155,7 @@ int zy_run_on_module(LLVMModuleRef m) {
   }
   zy_vec_free(&calls);
   zy_vec_free(&entries);
+  check_leftover_names(m);
   zy_release_snapshots(m);
   for (size_t i = 0; i < zm.grads.len; i++)
     free(zm.grads.data[i]);

@@ -6,6 +6,7 @@
 #include "ad.h"
 
 #include "analysis/effects.h"
+#include "analysis/registry.h"
 #include "rules.h"
 
 #include <string.h>
@@ -27,9 +28,9 @@ static int check_call_flow(ZyGen *g, LLVMValueRef call) {
   if (zy_rule_for_call(callee) || zy_llvm_call_reads_only(call) ||
       zy_activity_inactive_function(callee))
     return 0;
-  if (callee && LLVMIsAFunction(callee) && !LLVMIsDeclaration(callee) &&
+  if (zy_registry_differentiable(callee) &&
       !LLVMIsFunctionVarArg(LLVMGlobalGetValueType(callee)))
-    return 0; /* differentiated through its own gradient */
+    return 0; /* differentiated through its own (or a custom) gradient */
   if (callee && LLVMIsAFunction(callee) && LLVMIsDeclaration(callee) &&
       zy_activity_useful(g->act, call) && zy_activity_varied(g->act, call))
     return 0; /* reported by the reverse sweep as a missing rule */
@@ -235,7 +236,7 @@ static int check_memory(ZyGen *g) {
         LLVMValueRef callee = LLVMGetCalledValue(i);
         if ((call_takes_shadowed(i) &&
              zy_activity_allocation(i) != ZY_ALLOC_REALLOC) ||
-            (callee && LLVMIsAFunction(callee) && !LLVMIsDeclaration(callee) &&
+            (zy_registry_differentiable(callee) &&
              !LLVMIsFunctionVarArg(LLVMGlobalGetValueType(callee))))
           continue;
         LLVMValueRef n, m;

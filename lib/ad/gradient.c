@@ -3,6 +3,9 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
+#include "abi/abi.h"
+#include "analysis/registry.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -304,6 +307,15 @@ static ZyGradEntry *generate(ZyModule *zm, LLVMValueRef fn, ZySig sig,
     e->grad = declare_gradient(fn, sig);
   zy_vec_push(&zm->grads, e);
 
+  if (zy_registry_custom(fn)) { /* the user's pair, through wrappers */
+    if (zy_custom_build(zm, fn, sig, e->grad, e->rev)) {
+      e->failed = 1;
+      discard_body(e->grad);
+      if (e->rev)
+        discard_body(e->rev);
+    }
+    return e;
+  }
   /* Split mode builds one combined function first, then splits it. */
   LLVMValueRef work = sig.split ? declare_gradient(fn, sig) : e->grad;
   ZyGen g = {.zm = zm, .user = fn, .grad = work, .sig = sig,

@@ -6,21 +6,39 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
+#include "abi/abi.h"
 #include "analysis/effects.h"
+#include "analysis/registry.h"
 #include "rules.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+/* The callee, when it has a body here or a custom gradient. */
 static LLVMValueRef defined_callee(LLVMValueRef call) {
   LLVMValueRef f = LLVMGetCalledValue(call);
-  return f && LLVMIsAFunction(f) && !LLVMIsDeclaration(f) ? f : NULL;
+  return zy_registry_differentiable(f) ? f : NULL;
+}
+
+/* Whether any value of `call` (arguments, result) is active or
+ * shadowed. */
+static int touches_derivatives(ZyGen *g, LLVMValueRef call) {
+  if (zy_activity_active(g->act, call) || zy_activity_shadowed(g->act, call))
+    return 1;
+  for (unsigned k = 0; k < LLVMGetNumArgOperands(call); k++)
+    if (zy_activity_active(g->act, LLVMGetOperand(call, k)) ||
+        zy_activity_shadowed(g->act, LLVMGetOperand(call, k)))
+      return 1;
+  return 0;
 }
 
 ZyCallMode zy_call_mode(ZyGen *g, LLVMValueRef call) {
   LLVMValueRef callee = LLVMGetCalledValue(call);
   if (zy_activity_inactive_function(callee))
     return ZY_CALL_PLAIN;
+  /* A custom gradient: the user's augmented forward and reverse pair. */
+  if (zy_registry_custom(callee))
+    return touches_derivatives(g, call) ? ZY_CALL_SPLIT : ZY_CALL_PLAIN;
   if (zy_rule_for_call(callee))
     return ZY_CALL_RULE;
   const char *name = callee && LLVMIsAFunction(callee)
@@ -212,7 +230,7 @@ static LLVMValueRef forward_shadow(ZyGen *g, LLVMValueRef p) {
 
 int zy_forward_split_call(ZyGen *g, LLVMValueRef call) {
   g->cur = call;
-  if (too_many_params(g, call))
+  if (too_many_params(g, call) || zy_custom_check_call(call))
     return -1;
   LLVMValueRef aug, rev;
   ZyTT *seeds = call_seeds(g, call);

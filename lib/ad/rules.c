@@ -3,6 +3,8 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "rules.h"
 
+#include "analysis/registry.h"
+
 #include "irutil.h"
 
 #include <string.h>
@@ -104,6 +106,9 @@ const ZyRule *zy_rule_for_call(LLVMValueRef callee) {
   if (!callee || !LLVMIsAFunction(callee))
     return NULL;
   const char *name = LLVMGetValueName(callee);
+  const char *like = zy_registry_function_like(callee);
+  if (like) /* checked when the registration is read: see zy_rule_like */
+    return libm_rule(callee, like);
   if (!strncmp(name, "llvm.", 5))
     return intrinsic_rule(name);
   return LLVMIsDeclaration(callee) ? libm_rule(callee, name) : NULL;

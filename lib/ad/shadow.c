@@ -7,6 +7,7 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
+#include "analysis/registry.h"
 #include "irutil.h"
 
 #include <llvm-c/Target.h>
@@ -29,17 +30,7 @@ static LLVMValueRef global_shadow(ZyGen *g, LLVMValueRef gv) {
   LLVMValueRef s = zy_map_get(&g->zm->global_shadows, gv);
   if (s)
     return s;
-  for (LLVMValueRef p = LLVMGetFirstGlobal(g->zm->mod); p && !s;
-       p = LLVMGetNextGlobal(p)) {
-    LLVMValueRef init = LLVMGetInitializer(p);
-    if (strncmp(LLVMGetValueName(p), "__enzyme_shadow_global", 22) || !init ||
-        LLVMGetTypeKind(LLVMTypeOf(init)) != LLVMArrayTypeKind)
-      continue;
-    unsigned n = LLVMGetArrayLength(LLVMTypeOf(init));
-    for (unsigned k = 0; k + 1 < n; k += 2)
-      if (LLVMGetAggregateElement(init, k) == gv)
-        s = LLVMGetAggregateElement(init, k + 1);
-  }
+  s = zy_registry_shadow_global(gv);
   if (!s) {
     char name[256];
     snprintf(name, sizeof name, "%s.zymase_shadow", LLVMGetValueName(gv));

@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "activity.h"
 
+#include "registry.h"
+
 #include "llvm/glue.h"
 #include "support/vec.h"
 
@@ -41,70 +43,8 @@ int zy_type_differentiable(LLVMTypeRef t) {
   }
 }
 
-static ZyVec marked_fns, marked_globals; /* of the current module */
-
-static LLVMValueRef strip_casts(LLVMValueRef v) {
-  while (v && LLVMIsAConstantExpr(v) && LLVMGetNumOperands(v) > 0 &&
-         !LLVMIsAGlobalValue(v))
-    v = LLVMGetOperand(v, 0);
-  return v;
-}
-
-static void mark(LLVMValueRef v) {
-  v = strip_casts(v);
-  if (v && LLVMIsAFunction(v))
-    zy_vec_push(&marked_fns, v);
-  else if (v && LLVMIsAGlobalVariable(v))
-    zy_vec_push(&marked_globals, v);
-}
-
-/* A pointer constant, or an array/struct of them. */
-static void mark_all(LLVMValueRef c) {
-  if (!c)
-    return;
-  LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(c));
-  if (k != LLVMArrayTypeKind && k != LLVMStructTypeKind) {
-    mark(c);
-    return;
-  }
-  unsigned n = k == LLVMArrayTypeKind ? LLVMGetArrayLength(LLVMTypeOf(c))
-                                      : LLVMCountStructElementTypes(LLVMTypeOf(c));
-  for (unsigned i = 0; i < n; i++)
-    mark_all(LLVMGetAggregateElement(c, i));
-}
-
-static int is_string(LLVMValueRef gv, const char *s) {
-  LLVMValueRef init = gv && LLVMIsAGlobalVariable(gv) ? LLVMGetInitializer(gv)
-                                                      : NULL;
-  size_t len;
-  const char *str = init && LLVMIsAConstantDataSequential(init)
-                        ? LLVMGetAsString(init, &len)
-                        : NULL;
-  return str && !strncmp(str, s, len) && strlen(s) <= len;
-}
-
-void zy_activity_scan_module(LLVMModuleRef m) {
-  marked_fns.len = marked_globals.len = 0;
-  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
-    const char *name = LLVMGetValueName(g);
-    if (!strncmp(name, "__enzyme_inactivefn", 19) ||
-        !strncmp(name, "__enzyme_inactive_global", 24)) {
-      mark_all(LLVMGetInitializer(g));
-    } else if (!strcmp(name, "llvm.global.annotations")) {
-      LLVMValueRef arr = LLVMGetInitializer(g);
-      unsigned n = arr ? LLVMGetArrayLength(LLVMTypeOf(arr)) : 0;
-      for (unsigned i = 0; i < n; i++) {
-        LLVMValueRef e = LLVMGetAggregateElement(arr, i);
-        if (e && is_string(strip_casts(LLVMGetAggregateElement(e, 1)),
-                           "enzyme_inactive"))
-          mark(LLVMGetAggregateElement(e, 0));
-      }
-    }
-  }
-}
-
 int zy_activity_inactive_global(LLVMValueRef gv) {
-  return zy_vec_contains(&marked_globals, gv);
+  return zy_registry_inactive_global(gv);
 }
 
 int zy_activity_inactive_function(LLVMValueRef fn) {
@@ -117,9 +57,7 @@ int zy_activity_inactive_function(LLVMValueRef fn) {
   };
   if (!fn || !LLVMIsAFunction(fn))
     return 0;
-  if (zy_vec_contains(&marked_fns, fn) ||
-      LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
-                                    "enzyme_inactive", 15))
+  if (zy_registry_inactive_function(fn))
     return 1;
   if (!LLVMIsDeclaration(fn))
     return 0;
@@ -364,12 +302,12 @@ static void compute_shadowed(ZyActivity *a, LLVMValueRef fn,
   }
 }
 
-/* A call to a function with a body that receives shadowed pointers: it
+/* A call to a function with a body (or a custom gradient) that receives
+ * shadowed pointers: it
  * may read derivatives from that memory and write some to it. */
 static int reads_shadowed(ZyActivity *a, LLVMValueRef i) {
   LLVMValueRef f = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
-  if (!f || !LLVMIsAFunction(f) || LLVMIsDeclaration(f) ||
-      zy_activity_inactive_function(f))
+  if (!zy_registry_differentiable(f) || zy_activity_inactive_function(f))
     return 0;
   for (unsigned k = 0; k < LLVMGetNumArgOperands(i); k++)
     if (zy_map_has(&a->shadowed, LLVMGetOperand(i, k)))
@@ -541,7 +479,7 @@ void zy_print_activity(LLVMValueRef fn, char **out) {
       dups |= 1ull << i;
   }
   LLVMTypeRef ret = LLVMGetReturnType(LLVMGlobalGetValueType(fn));
-  zy_activity_scan_module(LLVMGetGlobalParent(fn));
+  zy_registry_scan(LLVMGetGlobalParent(fn));
   ZyActivity *a =
       zy_activity_compute(fn, mask, dups, zy_type_differentiable(ret));
 

@@ -54,7 +54,7 @@ int zy_activity_allocation_size(LLVMValueRef p, LLVMValueRef *n,
 /* Whether `fn` propagates no derivatives and writes no memory a
  * derivative could flow through: library functions known to be so
  * (printing, time, random numbers, float-to-integer rounding), and
- * functions the user marked inactive (see zy_activity_scan_module). */
+ * functions the user marked inactive (see zy_registry_scan). */
 int zy_activity_inactive_function(LLVMValueRef fn);
 
 /* Whether the user marked global `gv` inactive: its memory carries no
@@ -65,13 +65,6 @@ int zy_activity_inactive_global(LLVMValueRef gv);
  * mutable global not marked inactive, or a constant one holding pointers
  * to such globals (a table of pointers). */
 int zy_activity_shadowed_global(LLVMValueRef v);
-
-/* Reads the user's inactivity marks of module `m`, as Enzyme does: the
- * function attribute "enzyme_inactive", __attribute__((annotate(
- * "enzyme_inactive"))) on functions and globals, and globals named
- * __enzyme_inactivefn* / __enzyme_inactive_global* initialised with
- * (arrays of) pointers to functions / globals. */
-void zy_activity_scan_module(LLVMModuleRef m);
 
 /* Whether values of type `t` can carry a derivative: floating point
  * scalars, vectors of them, and aggregates with such a member. */

@@ -10,6 +10,7 @@
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/CFG.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
@@ -31,6 +32,7 @@
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
+#include <cstdio>
 #include <numeric>
 
 using namespace llvm;
@@ -47,6 +49,19 @@ extern "C" void zy_llvm_diagnose(LLVMValueRef fn, LLVMValueRef inst,
   else if (F->getSubprogram())
     Loc = DiagnosticLocation(F->getSubprogram());
   F->getContext().diagnose(DiagnosticInfoUnsupported(*F, msg, Loc));
+}
+
+extern "C" int zy_llvm_global_location(LLVMValueRef gv, char *buf,
+                                        size_t n) {
+  auto *G = dyn_cast<GlobalVariable>(unwrap(gv));
+  SmallVector<DIGlobalVariableExpression *, 1> GVs;
+  if (G)
+    G->getDebugInfo(GVs);
+  if (GVs.empty() || !GVs[0]->getVariable())
+    return 0;
+  DIGlobalVariable *V = GVs[0]->getVariable();
+  snprintf(buf, n, "%s:%u", V->getFilename().str().c_str(), V->getLine());
+  return 1;
 }
 
 extern "C" LLVMValueRef zy_llvm_clone_function(LLVMValueRef fn,
@@ -158,12 +173,12 @@ extern "C" void zy_llvm_infer_call_effects(LLVMValueRef fn,
 }
 
 extern "C" void zy_llvm_keep_alive(LLVMValueRef fn) {
-  Function *F = unwrap<Function>(fn);
+  GlobalValue *F = unwrap<GlobalValue>(fn);
   appendToCompilerUsed(*F->getParent(), {F});
 }
 
 extern "C" void zy_llvm_let_go(LLVMValueRef fn) {
-  Function *F = unwrap<Function>(fn);
+  GlobalValue *F = unwrap<GlobalValue>(fn);
   removeFromUsedLists(*F->getParent(), [F](Constant *C) {
     return C->stripPointerCasts() == F;
   });

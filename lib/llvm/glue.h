@@ -37,8 +37,12 @@ int zy_llvm_has_calls_in_loops(LLVMValueRef fn);
  * loops, even when the callees were compiled at -O0 without attributes. */
 void zy_llvm_infer_call_effects(LLVMValueRef fn, int (*pure)(LLVMValueRef));
 
-/* Keeps `fn` alive through the optimizer (llvm.compiler.used), and lets
- * it go again. */
+/* Writes "file:line" of global variable `gv`'s debug info into buf;
+ * 0 when it has none. */
+int zy_llvm_global_location(LLVMValueRef gv, char *buf, size_t n);
+
+/* Keeps global value `fn` (a function or a variable) alive through the
+ * optimizer (llvm.compiler.used), and lets it go again. */
 void zy_llvm_keep_alive(LLVMValueRef fn);
 void zy_llvm_let_go(LLVMValueRef fn);
 

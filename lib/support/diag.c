@@ -13,7 +13,7 @@
 static const char *const kind_tag[ZY_ERR_COUNT] = {
     [ZY_ERR_BAD_CALL] = "bad-call",       [ZY_ERR_BAD_MARKER] = "bad-marker",
     [ZY_ERR_BAD_RETURN] = "bad-return",   [ZY_ERR_NO_RULE] = "no-rule",
-    [ZY_ERR_UNSUPPORTED] = "unsupported",
+    [ZY_ERR_UNSUPPORTED] = "unsupported", [ZY_ERR_BAD_REGISTRATION] = "bad-registration",
 };
 
 static int nerrors;

@@ -13,6 +13,9 @@ typedef enum ZyErr {
   ZY_ERR_BAD_RETURN,    /* declared return type cannot hold gradients  */
   ZY_ERR_NO_RULE,       /* call to a function we cannot differentiate  */
   ZY_ERR_UNSUPPORTED,   /* instruction or construct not supported      */
+  ZY_ERR_BAD_REGISTRATION, /* malformed or unknown __enzyme_* global,
+                              enzyme_* annotation, custom gradient that
+                              does not fit its function              */
   ZY_ERR_COUNT
 } ZyErr;
 

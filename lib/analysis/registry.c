@@ -1,0 +1,322 @@
+/* registry.c - reads Enzyme's registration globals and annotations of a
+ * module: custom gradients, inactive functions and globals, functions
+ * like a math function.  Anything named like one that Zymase does not
+ * implement is an error.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include "registry.h"
+
+#include "llvm/glue.h"
+#include "support/diag.h"
+#include "support/vec.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Of the current module. */
+static ZyVec customs;                  /* ZyCustom*                      */
+static ZyMap like;    /* function -> (char *) name, owned by names */
+static ZyVec names;
+static ZyVec inactive_fns, inactive_globals;
+static ZyMap shadows; /* global -> the shadow the user supplied */
+
+static LLVMValueRef strip_casts(LLVMValueRef v) {
+  while (v && LLVMIsAConstantExpr(v) && LLVMGetNumOperands(v) > 0 &&
+         !LLVMIsAGlobalValue(v))
+    v = LLVMGetOperand(v, 0);
+  return v;
+}
+
+static int starts_with(const char *s, const char *p) {
+  return !strncmp(s, p, strlen(p));
+}
+
+/* Element `i` of a constant array or struct, without casts (NULL if there
+ * is none). */
+static LLVMValueRef element(LLVMValueRef c, unsigned i) {
+  if (!c)
+    return NULL;
+  LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(c));
+  unsigned n = k == LLVMArrayTypeKind    ? LLVMGetArrayLength(LLVMTypeOf(c))
+               : k == LLVMStructTypeKind ? LLVMCountStructElementTypes(LLVMTypeOf(c))
+                                         : 0;
+  return i < n ? strip_casts(LLVMGetAggregateElement(c, i)) : NULL;
+}
+
+static unsigned elements(LLVMValueRef c) {
+  LLVMTypeKind k = c ? LLVMGetTypeKind(LLVMTypeOf(c)) : LLVMVoidTypeKind;
+  return k == LLVMArrayTypeKind    ? LLVMGetArrayLength(LLVMTypeOf(c))
+         : k == LLVMStructTypeKind ? LLVMCountStructElementTypes(LLVMTypeOf(c))
+                                   : 0;
+}
+
+/* The C string a constant points to, or NULL. */
+static const char *string_of(LLVMValueRef p) {
+  p = strip_casts(p);
+  LLVMValueRef init =
+      p && LLVMIsAGlobalVariable(p) ? LLVMGetInitializer(p) : NULL;
+  size_t len;
+  const char *s = init && LLVMIsAConstantDataSequential(init)
+                      ? LLVMGetAsString(init, &len)
+                      : NULL;
+  return s && memchr(s, 0, len) ? s : NULL;
+}
+
+/* "'name' (file.c:12): " for messages about global `gv` (NULL: ""). */
+static const char *where(LLVMValueRef gv) {
+  static char buf[512];
+  char loc[400];
+  if (!gv)
+    buf[0] = 0;
+  else if (zy_llvm_global_location(gv, loc, sizeof loc))
+    snprintf(buf, sizeof buf, "'%s' (%s): ", LLVMGetValueName(gv), loc);
+  else
+    snprintf(buf, sizeof buf, "'%s': ", LLVMGetValueName(gv));
+  return buf;
+}
+
+/* Reports an error about registration `gv`, located at the function it
+ * registers (or at the first function of the module). */
+static int reg_error(LLVMModuleRef m, LLVMValueRef gv, LLVMValueRef fn,
+                     const char *hint, const char *what) {
+  if (!fn || !LLVMIsAFunction(fn))
+    fn = NULL;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f && !fn;
+       f = LLVMGetNextFunction(f))
+    if (!LLVMIsDeclaration(f))
+      fn = f;
+  if (!fn)
+    fn = LLVMGetFirstFunction(m);
+  if (!fn) { /* nothing to locate the diagnostic at */
+    fprintf(stderr, "error: [zymase:bad-registration] %s%s\n", where(gv),
+            what);
+    return -1;
+  }
+  return zy_error(ZY_ERR_BAD_REGISTRATION, fn, NULL, hint, "%s%s",
+                  where(gv), what);
+}
+
+static void mark_inactive(LLVMValueRef v) {
+  v = strip_casts(v);
+  if (v && LLVMIsAFunction(v))
+    zy_vec_push(&inactive_fns, v);
+  else if (v && LLVMIsAGlobalVariable(v))
+    zy_vec_push(&inactive_globals, v);
+}
+
+/* A pointer constant, or an array/struct of them. */
+static void mark_inactive_all(LLVMValueRef c) {
+  unsigned n = elements(c);
+  if (!n) {
+    mark_inactive(c);
+    return;
+  }
+  for (unsigned i = 0; i < n; i++)
+    mark_inactive_all(LLVMGetAggregateElement(c, i));
+}
+
+static int add_custom(LLVMModuleRef m, LLVMValueRef gv) {
+  LLVMValueRef init = LLVMGetInitializer(gv);
+  LLVMValueRef f[3] = {element(init, 0), element(init, 1), element(init, 2)};
+  const char *hint = "write void *__enzyme_register_gradient_f[3] = "
+                     "{(void *)f, (void *)augment_f, (void *)gradient_f};";
+  if (elements(init) != 3 || !f[0] || !f[1] || !f[2] ||
+      !LLVMIsAFunction(f[0]) || !LLVMIsAFunction(f[1]) ||
+      !LLVMIsAFunction(f[2]))
+    return reg_error(m, gv, f[0], hint,
+                     "a gradient registration must hold three functions: "
+                     "the function, its augmented forward pass and its "
+                     "reverse pass");
+  for (size_t i = 0; i < customs.len; i++)
+    if (((ZyCustom *)customs.data[i])->fn == f[0])
+      return reg_error(m, gv, f[0], NULL,
+                       "a second custom gradient for the same function");
+  ZyCustom *c = malloc(sizeof *c);
+  *c = (ZyCustom){.fn = f[0], .aug = f[1], .rev = f[2], .reg = gv};
+  zy_vec_push(&customs, c);
+  return 0;
+}
+
+static int add_like(LLVMModuleRef m, LLVMValueRef gv, LLVMValueRef fn,
+                    const char *name) {
+  if (!fn || !LLVMIsAFunction(fn) || !name || !*name)
+    return reg_error(m, gv, fn,
+                     "write void *__enzyme_function_like_f[2] = {(void *)f, "
+                     "(void *)\"log1p\"};",
+                     "a function_like registration must hold a function "
+                     "and the name of a math function");
+  char *s = strdup(name);
+  zy_vec_push(&names, s);
+  zy_map_put(&like, fn, s);
+  return 0;
+}
+
+/* One entry of llvm.global.annotations: annotate("enzyme_...") on a
+ * function or global. */
+static int read_annotation(LLVMModuleRef m, LLVMValueRef e) {
+  LLVMValueRef target = element(e, 0);
+  const char *s = string_of(element(e, 1));
+  if (!s || !starts_with(s, "enzyme_"))
+    return 0;
+  if (!strcmp(s, "enzyme_inactive")) {
+    mark_inactive(target);
+    return 0;
+  }
+  if (starts_with(s, "enzyme_function_like="))
+    return add_like(m, NULL, target, s + strlen("enzyme_function_like="));
+  char what[256];
+  snprintf(what, sizeof what,
+           "the annotation '%s' on '%s' is not implemented by Zymase", s,
+           target ? LLVMGetValueName(target) : "?");
+  return reg_error(m, NULL, target,
+                   "Zymase implements enzyme_inactive and "
+                   "enzyme_function_like(\"name\")",
+                   what);
+}
+
+static void clear(void) {
+  for (size_t i = 0; i < customs.len; i++)
+    free(customs.data[i]);
+  customs.len = 0;
+  for (size_t i = 0; i < names.len; i++)
+    free(names.data[i]);
+  names.len = 0;
+  zy_map_free(&like);
+  inactive_fns.len = inactive_globals.len = 0;
+  zy_map_free(&shadows);
+}
+
+/* {&global, &shadow, ...} pairs. */
+static int add_shadows(LLVMModuleRef m, LLVMValueRef gv) {
+  LLVMValueRef init = LLVMGetInitializer(gv);
+  unsigned n = elements(init);
+  for (unsigned k = 0; k + 1 < n; k += 2) {
+    LLVMValueRef p = element(init, k), s = element(init, k + 1);
+    if (!p || !s || !LLVMIsAGlobalVariable(p) || !LLVMIsAGlobalVariable(s) ||
+        LLVMGlobalGetValueType(p) != LLVMGlobalGetValueType(s))
+      break;
+    zy_map_put(&shadows, p, s);
+  }
+  if (n && n % 2 == 0 && zy_map_has(&shadows, element(init, n - 2)))
+    return 0;
+  return reg_error(m, gv, NULL,
+                   "write void *__enzyme_shadow_global[] = {&g, &dg};",
+                   "a shadow registration must hold pairs of globals of the "
+                   "same type: each global, then its shadow");
+}
+
+/* The registration prefixes Zymase implements, and those it knows but
+ * does not implement. */
+static int read_global(LLVMModuleRef m, LLVMValueRef g) {
+  const char *name = LLVMGetValueName(g);
+  LLVMValueRef init = LLVMGetInitializer(g);
+  if (!strcmp(name, "llvm.global.annotations")) {
+    int err = 0;
+    for (unsigned i = 0; i < elements(init); i++)
+      err |= read_annotation(m, LLVMGetAggregateElement(init, i));
+    return err;
+  }
+  if (!starts_with(name, "__enzyme_") || !init)
+    return 0;
+  if (starts_with(name, "__enzyme_register_gradient"))
+    return add_custom(m, g);
+  if (starts_with(name, "__enzyme_inactivefn") ||
+      starts_with(name, "__enzyme_inactive_global")) {
+    mark_inactive_all(init);
+    return 0;
+  }
+  if (starts_with(name, "__enzyme_shadow_global"))
+    return add_shadows(m, g);
+  if (starts_with(name, "__enzyme_function_like"))
+    return add_like(m, g, element(init, 0), string_of(element(init, 1)));
+  static const char *const known_unimplemented[] = {
+      "__enzyme_register_derivative",      /* forward mode */
+      "__enzyme_register_splitderivative", /* forward mode */
+      "__enzyme_allocation_like", "__enzyme_shouldrecompute"};
+  const char *what = "Zymase does not implement this registration";
+  for (size_t i = 0; i < sizeof known_unimplemented / sizeof(char *); i++)
+    if (starts_with(name, known_unimplemented[i]))
+      what = "Zymase does not implement this kind of registration yet";
+  return reg_error(m, g, element(init, 0),
+                   "Zymase implements __enzyme_register_gradient*, "
+                   "__enzyme_inactivefn*, __enzyme_inactive_global*, "
+                   "__enzyme_function_like* and __enzyme_shadow_global*",
+                   what);
+}
+
+int zy_registry_scan(LLVMModuleRef m) {
+  clear();
+  int before = zy_error_count();
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+    read_global(m, g);
+  return zy_error_count() - before;
+}
+
+/* The functions a registration global names. */
+static void protect_functions(LLVMValueRef c, int depth) {
+  c = strip_casts(c);
+  if (!c || depth > 2)
+    return;
+  if (LLVMIsAFunction(c)) {
+    if (!LLVMIsDeclaration(c))
+      LLVMAddAttributeAtIndex(
+          c, LLVMAttributeFunctionIndex,
+          LLVMCreateEnumAttribute(
+                 LLVMGetTypeContext(LLVMTypeOf(c)),
+                 LLVMGetEnumAttributeKindForName("noinline", 8), 0));
+    return;
+  }
+  for (unsigned i = 0; i < elements(c); i++)
+    protect_functions(LLVMGetAggregateElement(c, i), depth + 1);
+}
+
+void zy_registry_protect(LLVMModuleRef m) {
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
+    const char *name = LLVMGetValueName(g);
+    LLVMValueRef init = LLVMGetInitializer(g);
+    if (!init)
+      continue;
+    if (starts_with(name, "__enzyme_")) {
+      protect_functions(init, 0);
+      zy_llvm_keep_alive(g);
+    } else if (!strcmp(name, "llvm.global.annotations")) {
+      for (unsigned i = 0; i < elements(init); i++) {
+        LLVMValueRef e = LLVMGetAggregateElement(init, i);
+        const char *s = string_of(element(e, 1));
+        if (s && starts_with(s, "enzyme_"))
+          protect_functions(element(e, 0), 0);
+      }
+    }
+  }
+}
+
+const ZyCustom *zy_registry_custom(LLVMValueRef fn) {
+  for (size_t i = 0; fn && i < customs.len; i++)
+    if (((ZyCustom *)customs.data[i])->fn == fn)
+      return customs.data[i];
+  return NULL;
+}
+
+const char *zy_registry_function_like(LLVMValueRef fn) {
+  return fn ? zy_map_get(&like, fn) : NULL;
+}
+
+int zy_registry_inactive_function(LLVMValueRef fn) {
+  return zy_vec_contains(&inactive_fns, fn) ||
+         (fn && LLVMIsAFunction(fn) &&
+          LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                                        "enzyme_inactive", 15));
+}
+
+LLVMValueRef zy_registry_shadow_global(LLVMValueRef gv) {
+  return gv ? zy_map_get(&shadows, gv) : NULL;
+}
+
+int zy_registry_inactive_global(LLVMValueRef gv) {
+  return zy_vec_contains(&inactive_globals, gv);
+}
+
+int zy_registry_differentiable(LLVMValueRef fn) {
+  return fn && LLVMIsAFunction(fn) &&
+         (!LLVMIsDeclaration(fn) || zy_registry_custom(fn));
+}

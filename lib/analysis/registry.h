@@ -1,0 +1,59 @@
+/* registry.h - what a program tells the AD engine about its functions and
+ * globals through Enzyme's registration globals, annotations and
+ * attributes: custom gradients, inactive functions and globals, functions
+ * that behave like a math function.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#ifndef ZY_ANALYSIS_REGISTRY_H
+#define ZY_ANALYSIS_REGISTRY_H
+
+#include <llvm-c/Core.h>
+
+/* A custom gradient, from `void *__enzyme_register_gradient<any>[3] =
+ * {f, augmented_forward, reverse}` (Enzyme's calling conventions: see
+ * lib/abi/custom.c). */
+typedef struct ZyCustom {
+  LLVMValueRef fn, aug, rev; /* the user's function and its pair */
+  LLVMValueRef reg;          /* the registration global          */
+} ZyCustom;
+
+/* Reads the registrations of module `m`, replacing those of any earlier
+ * module:
+ *   __enzyme_register_gradient*  {fn, augmented forward, reverse}
+ *   __enzyme_inactivefn*         a function (or an array of them)
+ *   __enzyme_inactive_global*    a global (or an array of them)
+ *   __enzyme_function_like*      {fn, "name"}: fn computes the math
+ *                                function `name` (its derivative rule)
+ *   __enzyme_shadow_global*      {&g, &dg, ...}: the shadow of global g
+ *   annotate("enzyme_inactive"), annotate("enzyme_function_like=name")
+ *   (what __attribute__((enzyme_inactive)) and enzyme_function_like
+ *   become through Zymase's clang plugin), the function attribute
+ *   "enzyme_inactive".
+ * Any other global or annotation whose name starts with __enzyme_ or
+ * enzyme_, and any malformed registration, is reported as an error (never
+ * ignored).  Returns the number of errors reported. */
+int zy_registry_scan(LLVMModuleRef m);
+
+/* Before the optimizer runs: registered functions become noinline (a
+ * custom gradient or a rule only applies to calls that stay calls), and
+ * the registrations are kept alive (llvm.compiler.used) until the pass
+ * reads them. */
+void zy_registry_protect(LLVMModuleRef m);
+
+/* The custom gradient registered for `fn`, or NULL. */
+const ZyCustom *zy_registry_custom(LLVMValueRef fn);
+
+/* The math function `fn` was registered to behave like, or NULL. */
+const char *zy_registry_function_like(LLVMValueRef fn);
+
+/* The shadow the user supplied for global `gv`, or NULL. */
+LLVMValueRef zy_registry_shadow_global(LLVMValueRef gv);
+
+/* Whether the user marked function `fn` / global `gv` inactive. */
+int zy_registry_inactive_function(LLVMValueRef fn);
+int zy_registry_inactive_global(LLVMValueRef gv);
+
+/* Whether a call of `fn` is differentiated through a gradient: `fn` has a
+ * body here, or a custom gradient. */
+int zy_registry_differentiable(LLVMValueRef fn);
+
+#endif
