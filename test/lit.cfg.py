@@ -26,6 +26,11 @@ pub = os.path.join(config.zymase_src, "include")
 
 config.substitutions.append(("%zyopt", f"{bin}/opt -load-pass-plugin={plugin} -passes=zymase"))
 config.substitutions.append(("%opt", f"{bin}/opt -load-pass-plugin={plugin}"))
+# %clang-plugin: clang with the clang plugin (-fplugin), which teaches clang
+# Enzyme's attributes and runs the pass, as Enzyme users load Enzyme.
+if config.zymase_clang_plugin:
+    config.available_features.add("clang-plugin")
+    config.substitutions.append(("%clang-plugin", f"{bin}/clang -fplugin={config.zymase_clang_plugin} -I{inc} -I{pub}"))
 config.substitutions.append(("%clang", f"{bin}/clang -fpass-plugin={plugin} -I{inc} -I{pub} -Wno-unknown-attributes"))
 config.substitutions.append(("%FileCheck", f"{bin}/FileCheck"))
 config.substitutions.append(("%not", f"{bin}/not"))
