@@ -15,9 +15,11 @@
 
 struct ZyActivity {
   ZyMap varied, useful, shadowed; /* value -> (void*)1 */
+  ZyMap reads_globals;            /* callee -> YES, NO or BUSY        */
 };
 
-static void *const YES = (void *)1;
+static void *const YES = (void *)1, *const NO = (void *)2,
+                  *const BUSY = (void *)3;
 
 int zy_type_differentiable(LLVMTypeRef t) {
   switch (LLVMGetTypeKind(t)) {
@@ -302,8 +304,54 @@ static void compute_shadowed(ZyActivity *a, LLVMValueRef fn,
   }
 }
 
+/* The global that `p` points into, through GEPs and casts, or NULL. */
+static LLVMValueRef global_base(LLVMValueRef p) {
+  for (int depth = 0; p && depth < 16; depth++) {
+    if (LLVMIsAGlobalVariable(p))
+      return p;
+    if (LLVMIsAGetElementPtrInst(p) || LLVMIsABitCastInst(p) ||
+        LLVMIsAAddrSpaceCastInst(p) ||
+        (LLVMIsAConstantExpr(p) && LLVMGetNumOperands(p) > 0))
+      p = LLVMGetOperand(p, 0);
+    else
+      return NULL;
+  }
+  return NULL;
+}
+
+/* Whether function `fn`, or one it calls, reads a shadowed global: its
+ * result may carry derivatives even when none of its arguments does.
+ * Within a cycle of calls the answer is yes (conservative). */
+static int reads_shadowed_global(ZyActivity *a, LLVMValueRef fn) {
+  void *known = zy_map_get(&a->reads_globals, fn);
+  if (known)
+    return known != NO;
+  zy_map_put(&a->reads_globals, fn, BUSY);
+  int r = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && !r;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && !r;
+         i = LLVMGetNextInstruction(i)) {
+      if (LLVMGetInstructionOpcode(i) == LLVMLoad) {
+        LLVMValueRef g = global_base(LLVMGetOperand(i, 0));
+        r = g && zy_activity_shadowed_global(g);
+      } else if (LLVMIsACallInst(i)) {
+        LLVMValueRef f = LLVMGetCalledValue(i);
+        for (unsigned k = 0; k < LLVMGetNumArgOperands(i) && !r; k++) {
+          LLVMValueRef g = global_base(LLVMGetOperand(i, k));
+          r = g && zy_activity_shadowed_global(g); /* memcpy from it */
+        }
+        if (!r && f && LLVMIsAFunction(f) && !LLVMIsDeclaration(f) &&
+            !zy_activity_inactive_function(f))
+          r = reads_shadowed_global(a, f);
+      }
+    }
+  zy_map_put(&a->reads_globals, fn, r ? YES : NO);
+  return r;
+}
+
 /* A call to a function with a body (or a custom gradient) that receives
- * shadowed pointers: it
+ * shadowed pointers, or reads a shadowed global: it
  * may read derivatives from that memory and write some to it. */
 static int reads_shadowed(ZyActivity *a, LLVMValueRef i) {
   LLVMValueRef f = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
@@ -312,7 +360,7 @@ static int reads_shadowed(ZyActivity *a, LLVMValueRef i) {
   for (unsigned k = 0; k < LLVMGetNumArgOperands(i); k++)
     if (zy_map_has(&a->shadowed, LLVMGetOperand(i, k)))
       return 1;
-  return 0;
+  return !LLVMIsDeclaration(f) && reads_shadowed_global(a, f);
 }
 
 /* Forward: an instruction of differentiable type with a varied operand is
@@ -413,6 +461,7 @@ void zy_activity_free(ZyActivity *a) {
   zy_map_free(&a->varied);
   zy_map_free(&a->useful);
   zy_map_free(&a->shadowed);
+  zy_map_free(&a->reads_globals);
   free(a);
 }
 

@@ -43,10 +43,16 @@ static LLVMValueRef call_writes(LLVMValueRef call, Walk *w) {
   const char *name = callee && LLVMIsAFunction(callee)
                          ? LLVMGetValueName(callee)
                          : NULL;
-  if (zy_llvm_call_reads_only(call) &&
-      !(w->reads && name && LLVMIsDeclaration(callee) &&
-        !(w->benign && w->benign(callee)) && strncmp(name, "llvm.", 5)))
-    return NULL;
+  /* A call that only reads: no effect, unless reads count; then what a
+   * body reads is found by walking it. */
+  if (zy_llvm_call_reads_only(call)) {
+    if (!w->reads)
+      return NULL;
+    if (!name)
+      return call;
+    if (LLVMIsDeclaration(callee) && strncmp(name, "llvm.", 5))
+      return w->benign && w->benign(callee) ? NULL : call;
+  }
   if (name && !strncmp(name, "llvm.", 5)) {
     if (!strncmp(name, "llvm.mem", 8)) { /* memcpy, memmove, memset */
       if (w->reads && strncmp(name, "llvm.memset", 11) &&
