@@ -352,6 +352,8 @@ int zy_reverse_memory_needed(ZyGen *g, LLVMValueRef i);
 typedef enum ZyCallMode {
   ZY_CALL_PLAIN,     /* copied as it is: nothing active reaches it      */
   ZY_CALL_RULE,      /* a math function with a rule                     */
+  ZY_CALL_WRITER,    /* a math function with a rule that also writes
+                        results through pointers (sincos, frexp, modf)   */
   ZY_CALL_MEMORY,    /* allocation, free, memcpy/memset: memory rules   */
   ZY_CALL_RECOMPUTE, /* gradient recomputing the callee (pure callee)   */
   ZY_CALL_SPLIT,     /* augmented forward call now, reverse call later */

@@ -24,6 +24,21 @@ static int stores_to_inactive_global(LLVMValueRef p) {
  * when it only prints. */
 static int check_call_flow(ZyGen *g, LLVMValueRef call) {
   LLVMValueRef callee = LLVMGetCalledValue(call);
+  const ZyRule *w = zy_rule_writer_for_call(callee);
+  for (unsigned k = 0; w && k < LLVMGetNumArgOperands(call); k++)
+    if (w->outs[k] == 'F' &&
+        !zy_activity_shadowed(g->act, LLVMGetOperand(call, k))) {
+      g->cur = call;
+      return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                          "pass the memory with enzyme_dup (or as a pointer "
+                          "argument), or write to a local variable",
+                          "'%s' writes a result that carries a derivative "
+                          "through argument %u, which points to memory "
+                          "without a shadow",
+                          LLVMGetValueName(callee), k + 1);
+    }
+  if (w)
+    return 0;
   if (zy_rule_for_call(callee) || zy_llvm_call_reads_only(call) ||
       zy_activity_inactive_function(callee))
     return 0;
@@ -121,6 +136,7 @@ static int call_takes_shadowed(LLVMValueRef call) {
          zy_activity_allocation(call) == ZY_ALLOC_CALLOC ||
          zy_activity_allocation(call) == ZY_ALLOC_ALIGNED ||
          zy_activity_deallocation(call) || !strncmp(name, "llvm.mem", 8) ||
+         zy_rule_writer_for_call(callee) ||
          !strncmp(name, "llvm.lifetime.", 14) ||
          !strncmp(name, "llvm.dbg.", 9) || !strcmp(name, "llvm.assume") ||
          /* umax of pointer bits in a trip count, ... */
