@@ -131,6 +131,8 @@ typedef struct ZyGen {
    * seeds the return adjoint of the return that was taken. */
   int split;
   ZyVec tape;          /* slots saved in the tape, in order              */
+  ZyVec ext_reallocs;  /* reallocs of memory from the caller: their old
+                          shadows get the adjoints back at the end       */
   ZyVec retblocks;     /* forward blocks that returned ...               */
   ZyVec retvals;       /* ... and the value each returned (or NULL)      */
   LLVMValueRef retslot;/* which return was taken                         */
@@ -342,6 +344,11 @@ int zy_freed_here(LLVMValueRef call);
 /* Frees shadow memory `s` of primal allocation `call` in the reverse
  * sweep (free, or operator delete for new). */
 void zy_free_shadow(ZyGen *g, LLVMValueRef call, LLVMValueRef s);
+
+/* After the reverse sweep: for each realloc of memory from the caller,
+ * the adjoints of the kept bytes move from the old shadow to the new one
+ * (which the caller reaches), and the old shadow is freed. */
+void zy_reverse_memory_finish(ZyGen *g);
 
 /* Whether primal instruction `i` has work in the reverse sweep besides
  * an adjoint (stores and memory intrinsics on shadowed memory,

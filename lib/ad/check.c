@@ -124,6 +124,14 @@ static int is_null(LLVMValueRef v) {
   return LLVMIsAConstantPointerNull(v) || LLVMIsUndef(v) || LLVMIsPoison(v);
 }
 
+/* A pointer the function received from its caller: an argument, or one
+ * loaded from memory (not one of its own allocations). */
+static int from_caller(LLVMValueRef p) {
+  while (LLVMIsABitCastInst(p))
+    p = LLVMGetOperand(p, 0);
+  return LLVMIsAArgument(p) || LLVMIsALoadInst(p);
+}
+
 /* Calls that may receive shadowed pointers: the ones the memory rules
  * know, and ones that cannot write through their arguments. */
 static int call_takes_shadowed(LLVMValueRef call) {
@@ -258,12 +266,18 @@ static int check_memory(ZyGen *g) {
         if (zy_activity_allocation(i) == ZY_ALLOC_REALLOC &&
             zy_activity_allocation_size(LLVMGetOperand(i, 0), &n, &m))
           continue;
-        if (zy_activity_allocation(i) == ZY_ALLOC_REALLOC)
+        if (zy_activity_allocation(i) == ZY_ALLOC_REALLOC &&
+            (zy_loop_of(g, LLVMGetInstructionParent(i)) ||
+             !from_caller(LLVMGetOperand(i, 0))))
           return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
-                              "allocate the memory in the same function",
-                              "realloc of memory allocated elsewhere is not "
-                              "supported yet (its shadow's size is "
-                              "unknown)");
+                              "realloc the caller's memory once, outside "
+                              "loops, or allocate it in this function",
+                              "realloc of memory allocated elsewhere is "
+                              "supported only outside loops, on a pointer "
+                              "the function received (an argument, or "
+                              "loaded from memory)");
+        if (zy_activity_allocation(i) == ZY_ALLOC_REALLOC)
+          continue; /* the caller's memory: see shadow_realloc */
         for (unsigned k = 0; k < LLVMGetNumArgOperands(i); k++)
           if (zy_activity_shadowed(g->act, LLVMGetOperand(i, k)))
             return ZY_GEN_ERROR(
