@@ -248,12 +248,17 @@ static int pack_result(Lowering *l, LLVMValueRef grads, LLVMTypeRef rt,
   int none = LLVMGetTypeKind(gt) == LLVMVoidTypeKind;
   unsigned k = none ? 0 : LLVMCountStructElementTypes(gt);
   if (!out && LLVMGetTypeKind(rt) == LLVMVoidTypeKind) {
+    /* As Enzyme: the gradients of active scalars are dropped (those of
+     * dup pointers are in their shadows anyway). */
     if (k)
-      return zy_error(ZY_ERR_BAD_RETURN, l->fn, l->call,
-                      "declare __enzyme_autodiff to return double, or a "
-                      "struct of one field per active argument",
-                      "the call returns void but there %s %u gradient%s",
-                      k == 1 ? "is" : "are", k, k == 1 ? "" : "s");
+      zy_warning(ZY_ERR_BAD_RETURN, l->fn, l->call,
+                 "declare __enzyme_autodiff to return double, or a struct "
+                 "of one field per active argument, or pass the arguments "
+                 "as enzyme_const",
+                 "the call returns void: the gradient%s of %u active "
+                 "argument%s %s dropped",
+                 k == 1 ? "" : "s", k, k == 1 ? "" : "s",
+                 k == 1 ? "is" : "are");
     return 0;
   }
   if (k == 1 && !out && zy_type_differentiable(rt) &&

@@ -131,6 +131,8 @@ typedef struct ZyGen {
    * seeds the return adjoint of the return that was taken. */
   int split;
   ZyVec tape;          /* slots saved in the tape, in order              */
+  ZyVec ext_reallocs;  /* reallocs of memory from the caller: their old
+                          shadows get the adjoints back at the end       */
   ZyVec retblocks;     /* forward blocks that returned ...               */
   ZyVec retvals;       /* ... and the value each returned (or NULL)      */
   LLVMValueRef retslot;/* which return was taken                         */
@@ -343,6 +345,11 @@ int zy_freed_here(LLVMValueRef call);
  * sweep (free, or operator delete for new). */
 void zy_free_shadow(ZyGen *g, LLVMValueRef call, LLVMValueRef s);
 
+/* After the reverse sweep: for each realloc of memory from the caller,
+ * the adjoints of the kept bytes move from the old shadow to the new one
+ * (which the caller reaches), and the old shadow is freed. */
+void zy_reverse_memory_finish(ZyGen *g);
+
 /* Whether primal instruction `i` has work in the reverse sweep besides
  * an adjoint (stores and memory intrinsics on shadowed memory,
  * allocations whose shadow is freed). */
@@ -352,6 +359,8 @@ int zy_reverse_memory_needed(ZyGen *g, LLVMValueRef i);
 typedef enum ZyCallMode {
   ZY_CALL_PLAIN,     /* copied as it is: nothing active reaches it      */
   ZY_CALL_RULE,      /* a math function with a rule                     */
+  ZY_CALL_WRITER,    /* a math function with a rule that also writes
+                        results through pointers (sincos, frexp, modf)   */
   ZY_CALL_MEMORY,    /* allocation, free, memcpy/memset: memory rules   */
   ZY_CALL_RECOMPUTE, /* gradient recomputing the callee (pure callee)   */
   ZY_CALL_SPLIT,     /* augmented forward call now, reverse call later */

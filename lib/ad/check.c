@@ -25,6 +25,21 @@ static int stores_to_inactive_global(LLVMValueRef p) {
  * when it only prints. */
 static int check_call_flow(ZyGen *g, LLVMValueRef call) {
   LLVMValueRef callee = LLVMGetCalledValue(call);
+  const ZyRule *w = zy_rule_writer_for_call(callee);
+  for (unsigned k = 0; w && k < LLVMGetNumArgOperands(call); k++)
+    if (w->outs[k] == 'F' &&
+        !zy_activity_shadowed(g->act, LLVMGetOperand(call, k))) {
+      g->cur = call;
+      return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                          "pass the memory with enzyme_dup (or as a pointer "
+                          "argument), or write to a local variable",
+                          "'%s' writes a result that carries a derivative "
+                          "through argument %u, which points to memory "
+                          "without a shadow",
+                          LLVMGetValueName(callee), k + 1);
+    }
+  if (w)
+    return 0;
   if (zy_rule_for_call(callee) || zy_llvm_call_reads_only(call) ||
       zy_activity_inactive_function(callee))
     return 0;
@@ -110,6 +125,14 @@ static int is_null(LLVMValueRef v) {
   return LLVMIsAConstantPointerNull(v) || LLVMIsUndef(v) || LLVMIsPoison(v);
 }
 
+/* A pointer the function received from its caller: an argument, or one
+ * loaded from memory (not one of its own allocations). */
+static int from_caller(LLVMValueRef p) {
+  while (LLVMIsABitCastInst(p))
+    p = LLVMGetOperand(p, 0);
+  return LLVMIsAArgument(p) || LLVMIsALoadInst(p);
+}
+
 /* Calls that may receive shadowed pointers: the ones the memory rules
  * know, and ones that cannot write through their arguments. */
 static int call_takes_shadowed(LLVMValueRef call) {
@@ -122,6 +145,7 @@ static int call_takes_shadowed(LLVMValueRef call) {
          zy_activity_allocation(call) == ZY_ALLOC_CALLOC ||
          zy_activity_allocation(call) == ZY_ALLOC_ALIGNED ||
          zy_activity_deallocation(call) || !strncmp(name, "llvm.mem", 8) ||
+         zy_rule_writer_for_call(callee) ||
          !strncmp(name, "llvm.lifetime.", 14) ||
          !strncmp(name, "llvm.dbg.", 9) || !strcmp(name, "llvm.assume") ||
          /* umax of pointer bits in a trip count, ... */
@@ -243,12 +267,18 @@ static int check_memory(ZyGen *g) {
         if (zy_activity_allocation(i) == ZY_ALLOC_REALLOC &&
             zy_activity_allocation_size(LLVMGetOperand(i, 0), &n, &m))
           continue;
-        if (zy_activity_allocation(i) == ZY_ALLOC_REALLOC)
+        if (zy_activity_allocation(i) == ZY_ALLOC_REALLOC &&
+            (zy_loop_of(g, LLVMGetInstructionParent(i)) ||
+             !from_caller(LLVMGetOperand(i, 0))))
           return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
-                              "allocate the memory in the same function",
-                              "realloc of memory allocated elsewhere is not "
-                              "supported yet (its shadow's size is "
-                              "unknown)");
+                              "realloc the caller's memory once, outside "
+                              "loops, or allocate it in this function",
+                              "realloc of memory allocated elsewhere is "
+                              "supported only outside loops, on a pointer "
+                              "the function received (an argument, or "
+                              "loaded from memory)");
+        if (zy_activity_allocation(i) == ZY_ALLOC_REALLOC)
+          continue; /* the caller's memory: see shadow_realloc */
         for (unsigned k = 0; k < LLVMGetNumArgOperands(i); k++)
           if (zy_activity_shadowed(g->act, LLVMGetOperand(i, k)))
             return ZY_GEN_ERROR(

@@ -240,6 +240,7 @@ static void free_gen(ZyGen *g) {
   zy_map_free(&g->tapes);
   zy_loops_free(g);
   zy_vec_free(&g->tape);
+  zy_vec_free(&g->ext_reallocs);
   zy_vec_free(&g->retblocks);
   zy_vec_free(&g->retvals);
   zy_map_free(&g->reachable);

@@ -217,6 +217,16 @@ LLVMValueRef zy_call_malloc(LLVMBuilderRef b, LLVMValueRef bytes,
                         &n, 1, name);
 }
 
+LLVMValueRef zy_call_usable_size(LLVMBuilderRef b, LLVMValueRef p) {
+  LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(p));
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0);
+  LLVMTypeRef fty =
+      LLVMFunctionType(LLVMInt64TypeInContext(c), &ptr, 1, 0);
+  return LLVMBuildCall2(
+      b, fty, zy_runtime_fn(zy_builder_module(b), "malloc_usable_size", fty),
+      &p, 1, "usable");
+}
+
 void zy_call_free(LLVMBuilderRef b, const char *fn, LLVMValueRef p) {
   LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(p));
   LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0);

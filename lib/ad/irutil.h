@@ -37,6 +37,9 @@ LLVMValueRef zy_runtime_fn(LLVMModuleRef m, const char *name, LLVMTypeRef fty);
 LLVMValueRef zy_call_malloc(LLVMBuilderRef b, LLVMValueRef bytes,
                             const char *name);
 void zy_call_free(LLVMBuilderRef b, const char *fn, LLVMValueRef p);
+/* malloc_usable_size(p), an i64: the usable bytes of heap block p (0 for
+ * null). */
+LLVMValueRef zy_call_usable_size(LLVMBuilderRef b, LLVMValueRef p);
 
 /* The function and module the builder is positioned in. */
 LLVMValueRef zy_builder_function(LLVMBuilderRef b);

@@ -41,6 +41,8 @@ ZyCallMode zy_call_mode(ZyGen *g, LLVMValueRef call) {
     return touches_derivatives(g, call) ? ZY_CALL_SPLIT : ZY_CALL_PLAIN;
   if (zy_rule_for_call(callee))
     return ZY_CALL_RULE;
+  if (zy_rule_writer_for_call(callee))
+    return ZY_CALL_WRITER;
   const char *name = callee && LLVMIsAFunction(callee)
                          ? LLVMGetValueName(callee)
                          : "";
@@ -156,6 +158,55 @@ static int apply_rule(ZyGen *g, LLVMValueRef call, const ZyRule *r,
     }
     LLVMInstructionEraseFromParent(io.x[k]);
   }
+  return 0;
+}
+
+/* A math function that also writes results through pointers: the
+ * adjoints of the floats it wrote are taken from (and cleared in) the
+ * shadows of its output pointers, then its rule runs as apply_rule's.
+ * `d` is the result's adjoint, NULL when the result is void or inactive. */
+static int apply_writer(ZyGen *g, LLVMValueRef call, const ZyRule *r,
+                        LLVMValueRef d) {
+  unsigned nargs = LLVMGetNumArgOperands(call);
+  LLVMTypeRef rt = LLVMTypeOf(call);
+  ZyRuleIO io = {.b = g->b, .dy = d};
+  if (!d && LLVMGetTypeKind(rt) != LLVMVoidTypeKind)
+    io.dy = LLVMConstNull(rt);
+  LLVMTypeRef ft = NULL;
+  int varied = 0;
+  for (unsigned k = 0; k < nargs && k < 3; k++) {
+    LLVMValueRef a = LLVMGetOperand(call, k);
+    if (r->outs[k] == 'x') {
+      ft = ft ? ft : LLVMTypeOf(a);
+      varied |= zy_activity_active(g->act, a);
+    }
+  }
+  for (unsigned k = 0; k < nargs && k < 3; k++) {
+    LLVMValueRef p = LLVMGetOperand(call, k);
+    char o = r->outs[k];
+    if ((o != 'F' && o != 'Z') || !zy_activity_shadowed(g->act, p)) {
+      io.dp[k] = LLVMConstNull(ft);
+      continue;
+    }
+    LLVMValueRef sp = zy_shadow_lookup(g, p);
+    io.dp[k] = LLVMBuildLoad2(g->b, ft, sp, "");
+    LLVMBuildStore(g->b, LLVMConstNull(ft), sp); /* overwritten */
+  }
+  if (!varied)
+    return 0;
+  LLVMValueRef x[3] = {0};
+  for (unsigned k = 0; k < nargs && k < 3; k++)
+    x[k] = r->outs[k] == 'x' || r->outs[k] == 'i'
+               ? zy_lookup(g, LLVMGetOperand(call, k))
+               : NULL;
+  memcpy(io.x, x, sizeof x);
+  if (r->needs_y)
+    io.y = zy_lookup(g, call);
+  r->build(&io);
+  for (unsigned k = 0; k < nargs && k < 3; k++)
+    if (r->outs[k] == 'x' && io.dx[k] &&
+        zy_activity_active(g->act, LLVMGetOperand(call, k)))
+      zy_add_adjoint(g, LLVMGetOperand(call, k), io.dx[k]);
   return 0;
 }
 
@@ -281,6 +332,8 @@ int zy_reverse_call(ZyGen *g, LLVMValueRef call, LLVMValueRef d) {
   switch (zy_call_mode(g, call)) {
   case ZY_CALL_RULE:
     return apply_rule(g, call, zy_rule_for_call(callee), d);
+  case ZY_CALL_WRITER:
+    return apply_writer(g, call, zy_rule_writer_for_call(callee), d);
   case ZY_CALL_RECOMPUTE:
     return call_recompute(g, call, callee, d);
   case ZY_CALL_SPLIT:

@@ -365,41 +365,84 @@ static int reverse_store(ZyGen *g, LLVMValueRef st) {
   return 0;
 }
 
-/* The reverse of realloc(p, n): the adjoints of the bytes it kept go back
- * to p's shadow. */
-static int reverse_realloc(ZyGen *g, LLVMValueRef call) {
-  LLVMValueRef p = LLVMGetOperand(call, 0), n, m;
-  if (LLVMIsAConstantPointerNull(p))
-    return 0;
+/* The element type realloc `call` keeps, or ZY_TY_UNKNOWN after an
+ * error. */
+static ZyTy realloc_type(ZyGen *g, LLVMValueRef call) {
+  LLVMValueRef p = LLVMGetOperand(call, 0);
   ZyTy t = uniform_type(g, call, 1LL << 62);
   if (t == ZY_TY_UNKNOWN)
     t = uniform_type(g, p, 1LL << 62);
   if (t == ZY_TY_UNKNOWN && zy_opt_loose_types())
     t = ZY_TY_DOUBLE;
-  if (t == ZY_TY_PTR || t == ZY_TY_INT)
-    return 0;
-  if (!zy_ty_is_float(t))
-    return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
-                        "access the data with its type, or pass "
-                        "-zymase-loose-types to assume doubles",
-                        "cannot deduce the type of the memory realloc keeps");
+  if (t == ZY_TY_PTR || t == ZY_TY_INT || zy_ty_is_float(t))
+    return t;
+  ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+               "access the data with its type, or pass "
+               "-zymase-loose-types to assume doubles",
+               "cannot deduce the type of the memory realloc keeps");
+  return ZY_TY_UNKNOWN;
+}
+
+/* The bytes realloc `call` kept, at the builder: the smaller of the old
+ * size (as shadow_realloc took it) and the new one. */
+static LLVMValueRef realloc_kept(ZyGen *g, LLVMValueRef call) {
+  LLVMValueRef p = LLVMGetOperand(call, 0), n, m;
   LLVMTypeRef i64t = LLVMInt64TypeInContext(g->zm->ctx);
-  zy_activity_allocation_size(p, &n, &m);
-  LLVMValueRef old = n ? LLVMBuildZExtOrBitCast(g->b, zy_lookup(g, n), i64t, "")
-                       : LLVMConstInt(i64t, 0, 0);
-  if (m)
-    old = LLVMBuildMul(g->b, old,
-                       LLVMBuildZExtOrBitCast(g->b, zy_lookup(g, m), i64t, ""),
-                       "");
+  LLVMValueRef old;
+  if (!zy_activity_allocation_size(p, &n, &m)) {
+    old = zy_call_usable_size(g->b, zy_shadow_lookup(g, p));
+  } else {
+    old = n ? LLVMBuildZExtOrBitCast(g->b, zy_lookup(g, n), i64t, "")
+            : LLVMConstInt(i64t, 0, 0);
+    if (m)
+      old = LLVMBuildMul(
+          g->b, old, LLVMBuildZExtOrBitCast(g->b, zy_lookup(g, m), i64t, ""),
+          "");
+  }
   LLVMValueRef now = LLVMBuildZExtOrBitCast(
       g->b, zy_lookup(g, LLVMGetOperand(call, 1)), i64t, "");
-  LLVMValueRef keep = LLVMBuildSelect(
+  return LLVMBuildSelect(
       g->b, LLVMBuildICmp(g->b, LLVMIntULT, old, now, ""), old, now, "");
+}
+
+/* The reverse of realloc(p, n): the adjoints of the bytes it kept go back
+ * to p's shadow.  For memory from the caller (whose old shadow the
+ * caller can no longer reach) they come back at the end of the reverse
+ * sweep: zy_reverse_memory_finish. */
+static int reverse_realloc(ZyGen *g, LLVMValueRef call) {
+  LLVMValueRef p = LLVMGetOperand(call, 0), n, m;
+  if (LLVMIsAConstantPointerNull(p))
+    return 0;
+  ZyTy t = realloc_type(g, call);
+  if (t == ZY_TY_UNKNOWN)
+    return -1;
+  if (!zy_activity_allocation_size(p, &n, &m))
+    zy_vec_push(&g->ext_reallocs, call);
+  if (t == ZY_TY_PTR || t == ZY_TY_INT)
+    return 0;
   LLVMValueRef fn = move_helper(g, llvm_type(g, t));
   LLVMValueRef args[3] = {zy_shadow_lookup(g, call), zy_shadow_lookup(g, p),
-                          keep};
+                          realloc_kept(g, call)};
   LLVMBuildCall2(g->b, LLVMGlobalGetValueType(fn), fn, args, 3, "");
   return 0;
+}
+
+void zy_reverse_memory_finish(ZyGen *g) {
+  for (size_t k = 0; k < g->ext_reallocs.len; k++) {
+    LLVMValueRef call = g->ext_reallocs.data[k];
+    LLVMPositionBuilderBefore(g->b, g->retinst);
+    LLVMValueRef old = zy_shadow_lookup(g, LLVMGetOperand(call, 0));
+    ZyTy t = realloc_type(g, call);
+    if (zy_ty_is_float(t) && !zy_freed_here(call)) {
+      /* The caller reaches the gradient through the new shadow. */
+      LLVMValueRef fn = move_helper(g, llvm_type(g, t));
+      LLVMValueRef args[3] = {old, zy_shadow_lookup(g, call),
+                              realloc_kept(g, call)};
+      LLVMBuildCall2(g->b, LLVMGlobalGetValueType(fn), fn, args, 3, "");
+    }
+    /* realloc freed the primal's old block: its shadow goes too. */
+    zy_call_free(g->b, "free", old);
+  }
 }
 
 /* Frees a shadow allocation once the reverse sweep is past its uses. */

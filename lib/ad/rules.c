@@ -27,24 +27,59 @@
 #define SITOFP(n) LLVMBuildSIToFP(b, n, T, "")
 #define ISUB1(n) LLVMBuildSub(b, n, LLVMConstInt(LLVMTypeOf(n), 1, 0), "")
 
+#define FIELD(v, k) LLVMBuildExtractValue(b, v, k, "")
+
+/* The floating-point type of a rule's values: dy's, or its first
+ * member's when the function returns a struct (llvm.sincos). */
+static LLVMTypeRef value_type(LLVMValueRef v) {
+  LLVMTypeRef t = LLVMTypeOf(v);
+  return LLVMGetTypeKind(t) == LLVMStructTypeKind
+             ? LLVMStructGetTypeAtIndex(t, 0)
+             : t;
+}
+
 #define ZY_RULE(family, arity, where, needs_y, adjoints)                       \
   static void rule_##family(ZyRuleIO *io) {                                    \
     LLVMBuilderRef b = io->b;                                                  \
-    LLVMTypeRef T = LLVMTypeOf(io->dy);                                        \
+    LLVMTypeRef T = value_type(io->dy);                                        \
     LLVMValueRef x0 = io->x[0], x1 = io->x[1], x2 = io->x[2], y = io->y;       \
     LLVMValueRef dy = io->dy, dx0 = NULL, dx1 = NULL, dx2 = NULL;              \
-    (void)b, (void)T, (void)x0, (void)x1, (void)x2, (void)y, (void)dy;                   \
+    (void)b, (void)T, (void)x0, (void)x1, (void)x2, (void)y, (void)dy;         \
+    adjoints;                                                                  \
+    io->dx[0] = dx0, io->dx[1] = dx1, io->dx[2] = dx2;                         \
+  }
+#define ZY_RULE_OUT(family, outs, needs_y, adjoints)                           \
+  static void rule_out_##family(ZyRuleIO *io) {                                \
+    LLVMBuilderRef b = io->b;                                                  \
+    LLVMTypeRef T = LLVMTypeOf(io->x[0]);                                      \
+    LLVMValueRef x0 = io->x[0], x1 = io->x[1], x2 = io->x[2], y = io->y;       \
+    LLVMValueRef dp0 = io->dp[0], dp1 = io->dp[1], dp2 = io->dp[2];            \
+    LLVMValueRef dy = io->dy, dx0 = NULL, dx1 = NULL, dx2 = NULL;              \
+    (void)b, (void)T, (void)x0, (void)x1, (void)x2, (void)y, (void)dy;         \
+    (void)dp0, (void)dp1, (void)dp2;                                           \
     adjoints;                                                                  \
     io->dx[0] = dx0, io->dx[1] = dx1, io->dx[2] = dx2;                         \
   }
 #include "rules.def"
 #undef ZY_RULE
+#undef ZY_RULE_OUT
 
 static const ZyRule rules[] = {
 #define ZY_RULE(family, arity, where, needs_y, adjoints)                       \
-  {#family, arity, where, needs_y, rule_##family},
+  {#family, arity, where, needs_y, rule_##family, NULL},
+#define ZY_RULE_OUT(family, outs, needs_y, adjoints)
 #include "rules.def"
 #undef ZY_RULE
+#undef ZY_RULE_OUT
+};
+
+static const ZyRule writers[] = {
+#define ZY_RULE(family, arity, where, needs_y, adjoints)
+#define ZY_RULE_OUT(family, outs, needs_y, adjoints)                           \
+  {#family, 0, ZY_LIBM, needs_y, rule_out_##family, outs},
+#include "rules.def"
+#undef ZY_RULE
+#undef ZY_RULE_OUT
 };
 
 const ZyRule *zy_rule_named(const char *family) {
@@ -112,6 +147,54 @@ const ZyRule *zy_rule_for_call(LLVMValueRef callee) {
   if (!strncmp(name, "llvm.", 5))
     return intrinsic_rule(name);
   return LLVMIsDeclaration(callee) ? libm_rule(callee, name) : NULL;
+}
+
+static int is_fp(LLVMTypeRef t) {
+  LLVMTypeKind k = LLVMGetTypeKind(t);
+  return k == LLVMFloatTypeKind || k == LLVMDoubleTypeKind ||
+         k == LLVMX86_FP80TypeKind || k == LLVMFP128TypeKind;
+}
+
+/* `name` is `family` with the precision suffix "", "f" or "l" (before a
+ * final "_r": lgammaf_r). */
+static int writer_name_matches(const char *name, const char *family) {
+  size_t n = strlen(family), stem = n;
+  if (n > 2 && !strcmp(family + n - 2, "_r"))
+    stem = n - 2;
+  if (strncmp(name, family, stem))
+    return 0;
+  const char *rest = name + stem;
+  if (*rest == 'f' || *rest == 'l')
+    rest++;
+  return !strcmp(rest, family + stem);
+}
+
+const ZyRule *zy_rule_writer_for_call(LLVMValueRef callee) {
+  if (!callee || !LLVMIsAFunction(callee) || !LLVMIsDeclaration(callee))
+    return NULL;
+  const char *name = LLVMGetValueName(callee);
+  LLVMTypeRef fty = LLVMGlobalGetValueType(callee);
+  LLVMTypeRef params[4], rt = LLVMGetReturnType(fty);
+  unsigned np = LLVMCountParamTypes(fty);
+  for (size_t i = 0; i < sizeof writers / sizeof *writers; i++) {
+    const ZyRule *r = &writers[i];
+    if (!writer_name_matches(name, r->family) || np != strlen(r->outs) ||
+        np > 4)
+      continue;
+    LLVMGetParamTypes(fty, params);
+    /* The inputs are floats of one type, which a result has too. */
+    LLVMTypeRef ft = LLVMGetTypeKind(rt) == LLVMVoidTypeKind ? params[0] : rt;
+    int ok = is_fp(ft);
+    for (unsigned k = 0; k < np && ok; k++) {
+      char o = r->outs[k];
+      LLVMTypeKind pk = LLVMGetTypeKind(params[k]);
+      ok = o == 'x'   ? params[k] == ft
+           : o == 'i' ? pk == LLVMIntegerTypeKind
+                      : pk == LLVMPointerTypeKind;
+    }
+    return ok ? r : NULL;
+  }
+  return NULL;
 }
 
 int zy_rule_known(LLVMValueRef callee) {

@@ -185,17 +185,25 @@ static LLVMValueRef allocation_size(ZyGen *g, LLVMValueRef p) {
 
 /* realloc(p, n): a new shadow holding the old shadow's contents, zero
  * beyond; the old shadow stays alive for the reverse sweep, which moves
- * the adjoints of the kept bytes back to it. */
+ * the adjoints of the kept bytes back to it.  The old size is the
+ * allocation's in this function, else (memory from the caller) the
+ * usable size of the old shadow's heap block. */
 static LLVMValueRef shadow_realloc(ZyGen *g, LLVMValueRef i, const char *name) {
   LLVMContextRef c = g->zm->ctx;
   LLVMValueRef n = LLVMBuildZExtOrBitCast(g->b, map(g, LLVMGetOperand(i, 1)),
                                           LLVMInt64TypeInContext(c), "");
   LLVMValueRef s = zy_call_malloc(g->b, n, name);
-  LLVMValueRef old = allocation_size(g, LLVMGetOperand(i, 0));
+  LLVMValueRef from = shadow_of(g, LLVMGetOperand(i, 0)), sn, sm;
+  int mine = zy_activity_allocation_size(LLVMGetOperand(i, 0), &sn, &sm);
+  LLVMValueRef old = mine ? allocation_size(g, LLVMGetOperand(i, 0))
+                          : zy_call_usable_size(g->b, from);
   LLVMValueRef keep = LLVMBuildSelect(
       g->b, LLVMBuildICmp(g->b, LLVMIntULT, old, n, ""), old, n, "");
-  LLVMValueRef from = shadow_of(g, LLVMGetOperand(i, 0));
   LLVMBuildMemCpy(g->b, s, 1, from, 1, keep);
+  /* The caller's shadow may hold seeds: they move, not copy (the reverse
+   * sweep moves the adjoints back into the old shadow). */
+  if (!mine)
+    zero(g, from, keep);
   LLVMValueRef tail = LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(c), s, &keep,
                                     1, "");
   zero(g, tail, LLVMBuildSub(g->b, n, keep, ""));

@@ -118,6 +118,10 @@ void zy_split(ZyGen *g, LLVMValueRef aug, LLVMValueRef rev) {
   move_blocks(work, aug, &forward, 1);
   zy_map_free(&forward);
 
+  /* The returns first: a function may return a parameter itself or its
+   * shadow (`return x;`), which the loop below then maps to aug's. */
+  save_tapes(g, aug, tt);
+  load_tape(g, rev, tt, entry);
   /* Parameters: the combined function's are a prefix of both. */
   unsigned np = LLVMCountParams(work);
   for (unsigned i = 0; i < np; i++) {
@@ -126,7 +130,5 @@ void zy_split(ZyGen *g, LLVMValueRef aug, LLVMValueRef rev) {
       zy_llvm_replace_uses_in(p, LLVMGetParam(aug, i), aug);
     zy_llvm_replace_uses_in(p, LLVMGetParam(rev, i), rev);
   }
-  save_tapes(g, aug, tt);
-  load_tape(g, rev, tt, entry);
   LLVMDeleteFunction(work);
 }

@@ -363,6 +363,22 @@ static int reads_shadowed(ZyActivity *a, LLVMValueRef i) {
   return !LLVMIsDeclaration(f) && reads_shadowed_global(a, f);
 }
 
+/* A call to an external function that receives a varied value and a
+ * shadowed pointer it may write through (sincos(x, &s, &c)): what it
+ * writes may carry derivatives. */
+static int writes_varied(ZyActivity *a, LLVMValueRef i) {
+  LLVMValueRef f = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
+  if (!f || !LLVMIsAFunction(f) || !LLVMIsDeclaration(f) ||
+      zy_activity_inactive_function(f) || zy_llvm_call_reads_only(i))
+    return 0;
+  int varied = 0, shadowed = 0;
+  for (unsigned k = 0; k < LLVMGetNumArgOperands(i); k++) {
+    varied |= zy_map_has(&a->varied, LLVMGetOperand(i, k));
+    shadowed |= zy_map_has(&a->shadowed, LLVMGetOperand(i, k));
+  }
+  return varied && shadowed;
+}
+
 /* Forward: an instruction of differentiable type with a varied operand is
  * varied, and so is a value of differentiable type loaded from shadowed
  * memory.  Instructions are visited in layout order until nothing changes,
@@ -424,7 +440,7 @@ static void compute_useful(ZyActivity *a, LLVMValueRef fn, int active_ret) {
       if (LLVMGetInstructionOpcode(i) == LLVMStore &&
           zy_map_has(&a->shadowed, LLVMGetOperand(i, 1)))
         zy_vec_push(&work, LLVMGetOperand(i, 0));
-      else if (reads_shadowed(a, i))
+      else if (reads_shadowed(a, i) || writes_varied(a, i))
         for (unsigned k = 0; k < LLVMGetNumArgOperands(i); k++)
           zy_vec_push(&work, LLVMGetOperand(i, k));
   }

@@ -38,7 +38,7 @@
 using namespace llvm;
 
 extern "C" void zy_llvm_diagnose(LLVMValueRef fn, LLVMValueRef inst,
-                                 const char *msg) {
+                                 const char *msg, int warning) {
   Instruction *I = inst ? dyn_cast<Instruction>(unwrap(inst)) : nullptr;
   // The user's function rather than a clone of it: clang locates it in
   // the source even without debug info.
@@ -48,7 +48,8 @@ extern "C" void zy_llvm_diagnose(LLVMValueRef fn, LLVMValueRef inst,
     Loc = DiagnosticLocation(I->getDebugLoc());
   else if (F->getSubprogram())
     Loc = DiagnosticLocation(F->getSubprogram());
-  F->getContext().diagnose(DiagnosticInfoUnsupported(*F, msg, Loc));
+  F->getContext().diagnose(DiagnosticInfoUnsupported(
+      *F, msg, Loc, warning ? DS_Warning : DS_Error));
 }
 
 extern "C" int zy_llvm_global_location(LLVMValueRef gv, char *buf,

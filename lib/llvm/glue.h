@@ -13,11 +13,14 @@ extern "C" {
 
 /* --- Provided by the glue (C++) ----------------------------------------- */
 
-/* Reports an error about function `fn` (or, when NULL, the function
- * holding `inst`) through LLVMContext::diagnose, located at `inst`'s debug
- * location, or at `fn`'s subprogram when `inst` has none.  Clang prints it
- * like its own errors and fails the compilation; opt prints it and exits. */
-void zy_llvm_diagnose(LLVMValueRef fn, LLVMValueRef inst, const char *msg);
+/* Reports an error (or, when `warning`, a warning) about function `fn`
+ * (or, when NULL, the function holding `inst`) through
+ * LLVMContext::diagnose, located at `inst`'s debug location, or at `fn`'s
+ * subprogram when `inst` has none.  Clang prints it like its own
+ * diagnostics and fails the compilation on an error; opt prints it and
+ * exits on an error. */
+void zy_llvm_diagnose(LLVMValueRef fn, LLVMValueRef inst, const char *msg,
+                      int warning);
 
 /* Clones `fn` into its module as an internal function named `name`. */
 LLVMValueRef zy_llvm_clone_function(LLVMValueRef fn, const char *name);

@@ -36,19 +36,15 @@ static char *inst_text(LLVMValueRef inst) {
   return out;
 }
 
-int zy_error(ZyErr kind, LLVMValueRef fn, LLVMValueRef inst, const char *hint,
-             const char *fmt, ...) {
-  char what[1024], msg[4096];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(what, sizeof what, fmt, ap);
-  va_end(ap);
-
+static void report(ZyErr kind, LLVMValueRef fn, LLVMValueRef inst,
+                   const char *hint, int warning, const char *what) {
+  char msg[4096];
   size_t n = 0;
   if (fn)
     n += snprintf(msg + n, sizeof msg - n,
-                  "[zymase:%s] cannot differentiate '%s': %s", kind_tag[kind],
-                  LLVMGetValueName(fn), what);
+                  warning ? "[zymase:%s] '%s': %s"
+                          : "[zymase:%s] cannot differentiate '%s': %s",
+                  kind_tag[kind], LLVMGetValueName(fn), what);
   else
     n += snprintf(msg + n, sizeof msg - n, "[zymase:%s] %s", kind_tag[kind],
                   what);
@@ -59,9 +55,29 @@ int zy_error(ZyErr kind, LLVMValueRef fn, LLVMValueRef inst, const char *hint,
   }
   if (hint && n < sizeof msg)
     snprintf(msg + n, sizeof msg - n, "\n  hint: %s", hint);
+  zy_llvm_diagnose(fn, inst, msg, warning);
+}
+
+int zy_error(ZyErr kind, LLVMValueRef fn, LLVMValueRef inst, const char *hint,
+             const char *fmt, ...) {
+  char what[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
   nerrors++;
-  zy_llvm_diagnose(fn, inst, msg);
+  report(kind, fn, inst, hint, 0, what);
   return -1;
+}
+
+void zy_warning(ZyErr kind, LLVMValueRef fn, LLVMValueRef inst,
+                const char *hint, const char *fmt, ...) {
+  char what[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  report(kind, fn, inst, hint, 1, what);
 }
 
 void zy_assert_fail(const char *cond, const char *file, int line) {

@@ -28,6 +28,12 @@ int zy_error(ZyErr kind, LLVMValueRef fn, LLVMValueRef inst, const char *hint,
              const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
+/* The same as a warning: the compilation goes on.  The message reads
+ * "[zymase:<kind>] '<fn>': <what>". */
+void zy_warning(ZyErr kind, LLVMValueRef fn, LLVMValueRef inst,
+                const char *hint, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
 /* Number of errors reported since the last zy_error_reset(). */
 int zy_error_count(void);
 void zy_error_reset(void);

@@ -1,5 +1,4 @@
-// errors/memory-realloc.c - realloc of memory allocated elsewhere (whose
-// shadow's size is unknown) is an unsupported error at the call.
+// errors/memory-realloc.c - realloc of memory allocated elsewhere inside a loop (the growing-buffer pattern, whose old shadows the reverse sweep would need per iteration) is an unsupported error at the call; outside loops it works (integration/memory-realloc-argument.c).
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // RUN: %not %clang -c -O0 -g %s -o %t.o 2>&1 | %FileCheck %s --implicit-check-not=PLEASE --implicit-check-not='internal error'
 // RUN: %not %clang -c -O2 -g %s -o %t.o 2>&1 | %FileCheck %s --implicit-check-not=PLEASE --implicit-check-not='internal error'
@@ -9,15 +8,19 @@
 double __enzyme_autodiff(void *, ...);
 
 double f(double **buf, const double *x, int n) {
-  // CHECK: memory-realloc.c:[[@LINE+5]]:{{[0-9]+}}: error: [zymase:unsupported] cannot differentiate 'f': realloc of memory allocated elsewhere is not supported yet
-  // CHECK-NEXT: instruction: {{.*}}call ptr @realloc(ptr
-  // CHECK: hint: allocate the memory in the same function
-  // CHECK: 1 error generated
-  // NOG: error: [zymase:unsupported] cannot differentiate 'f': realloc of memory allocated elsewhere is not supported yet
-  double *t = realloc(*buf, n * sizeof(double));
-  t[0] = x[0] * x[1];
-  *buf = t;
-  return t[0];
+  double s = 0;
+  for (int k = 1; k < n; k++) {
+    // CHECK: memory-realloc.c:[[@LINE+5]]:{{[0-9]+}}: error: [zymase:unsupported] cannot differentiate 'f': realloc of memory allocated elsewhere is supported only outside loops
+    // CHECK-NEXT: instruction: {{.*}}call ptr @realloc(ptr
+    // CHECK: hint: realloc the caller's memory once, outside loops
+    // CHECK: 1 error generated
+    // NOG: error: [zymase:unsupported] cannot differentiate 'f': realloc of memory allocated elsewhere is supported only outside loops
+    double *t = realloc(*buf, (k + 1) * sizeof(double));
+    t[k] = x[0] * t[k - 1];
+    *buf = t;
+    s += t[k];
+  }
+  return s;
 }
 
 double g(double **b, double **db, double *x, double *dx, int n) {
