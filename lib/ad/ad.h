@@ -271,6 +271,16 @@ void zy_loops_realloc(ZyGen *g, ZyVec *slots, ZyVec *types, LLVMValueRef n);
 void zy_loops_finish(ZyGen *g);
 void zy_loops_free(ZyGen *g);
 
+/* punning.c: floating-point values moved through integers (loaded as
+ * integers, bitcast, stored back) get their floating-point type back, so
+ * that derivatives follow them; returns whether the primal changed (the
+ * type analysis must then run again).  Needs g->types. */
+int zy_punning_retype(ZyGen *g);
+
+/* Warns where bits of a float changed by integer operations are read back
+ * as a float that carries no derivative.  Needs g->act. */
+int zy_punning_warn(ZyGen *g);
+
 /* check.c: step 4 (flows of derivatives and memory operations the sweeps
  * handle); 0, or -1 after an error. */
 int zy_check_supported(ZyGen *g);

@@ -95,6 +95,10 @@ static int check_flows(ZyGen *g) {
                             "atomic operations on active values are not "
                             "supported yet");
       /* Extracting an integer member of an active aggregate is fine. */
+      /* The bits of an active float, as an integer: no derivative flows
+       * there (punning.c warns where they come back as a float). */
+      if (op == LLVMBitCast && !zy_type_differentiable(LLVMTypeOf(i)))
+        continue;
       if (zy_activity_varied(g->act, i) || op == LLVMFCmp ||
           op == LLVMFPToSI || op == LLVMFPToUI || op == LLVMRet ||
           op == LLVMBr || op == LLVMSwitch || op == LLVMExtractValue ||
@@ -161,6 +165,11 @@ static int int_from_shadowed_memory(ZyGen *g, LLVMValueRef v, int depth) {
   switch (LLVMGetInstructionOpcode(v)) {
   case LLVMLoad:
     return zy_activity_shadowed(g->act, LLVMGetOperand(v, 0));
+  case LLVMBitCast: /* the bits of a float: see punning.c */
+    if (!LLVMIsAInstruction(LLVMGetOperand(v, 0)) ||
+        zy_type_differentiable(LLVMTypeOf(LLVMGetOperand(v, 0))))
+      return 0;
+    return int_from_shadowed_memory(g, LLVMGetOperand(v, 0), depth + 1);
   case LLVMTrunc:
   case LLVMZExt:
   case LLVMSExt:
@@ -170,7 +179,6 @@ static int int_from_shadowed_memory(ZyGen *g, LLVMValueRef v, int depth) {
   case LLVMAnd:
   case LLVMOr:
   case LLVMXor:
-  case LLVMBitCast:
   case LLVMExtractElement:
   case LLVMFreeze:
     for (int k = 0; k < LLVMGetNumOperands(v) && k < 2; k++)

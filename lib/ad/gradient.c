@@ -261,9 +261,14 @@ static int build_gradient(ZyGen *g, LLVMValueRef aug, LLVMValueRef rev) {
   verify_step(g, g->primal, "the pre-AD pipeline");
   if (zy_loops_analyze(g))                                        /* 2 */
     return -1;
-  g->act = zy_activity_compute(g->primal, g->sig.active_args,     /* 3 */
+  g->types = zy_types_analyze(g->primal, g->seeds);                 /* 3 */
+  if (zy_punning_retype(g)) { /* floats moved through integers */
+    zy_types_free(g->types);
+    g->types = zy_types_analyze(g->primal, g->seeds);
+  }
+  g->act = zy_activity_compute(g->primal, g->sig.active_args,
                                g->sig.dup_args, g->sig.active_ret);
-  g->types = zy_types_analyze(g->primal, g->seeds);
+  zy_punning_warn(g);
   if (zy_check_supported(g))                                      /* 4 */
     return -1;
   analyse_cfg(g);                                                 /* 5 */

@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
+#include "analysis/registry.h"
 #include "irutil.h"
 #include "rules.h"
 
@@ -58,6 +59,50 @@ static void promote_indirect_calls(LLVMValueRef fn) {
   zy_vec_free(&calls);
 }
 
+/* Whether a call of `f` converts a float to its bits or bits to a float
+ * (one parameter; a scalar float and an integer of the same width), as
+ * helpers built on memcpy or unions do. */
+static int is_bit_helper(LLVMValueRef f) {
+  if (!f || !LLVMIsAFunction(f) || LLVMIsDeclaration(f) ||
+      LLVMCountParams(f) != 1 || zy_registry_custom(f) ||
+      zy_registry_function_like(f) || zy_activity_inactive_function(f))
+    return 0;
+  LLVMTypeRef a = LLVMTypeOf(LLVMGetParam(f, 0));
+  LLVMTypeRef r = LLVMGetReturnType(LLVMGlobalGetValueType(f));
+  LLVMTypeRef i = LLVMGetTypeKind(a) == LLVMIntegerTypeKind ? a : r;
+  LLVMTypeRef x = i == a ? r : a;
+  if (LLVMGetTypeKind(i) != LLVMIntegerTypeKind)
+    return 0;
+  unsigned w = LLVMGetIntTypeWidth(i);
+  switch (LLVMGetTypeKind(x)) {
+  case LLVMHalfTypeKind:
+  case LLVMBFloatTypeKind:
+    return w == 16;
+  case LLVMFloatTypeKind:
+    return w == 32;
+  case LLVMDoubleTypeKind:
+    return w == 64;
+  default:
+    return 0;
+  }
+}
+
+/* Inlines calls of bit helpers (is_bit_helper) before the pipeline runs,
+ * so that floats moved through their bits stay visible (punning.c); a
+ * call's integer result would otherwise carry no derivative. */
+static void inline_bit_helpers(LLVMValueRef p) {
+  ZyVec calls = {0};
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(p); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i))
+      if (LLVMIsACallInst(i) && is_bit_helper(LLVMGetCalledValue(i)))
+        zy_vec_push(&calls, i);
+  for (size_t k = 0; k < calls.len; k++)
+    zy_llvm_inline_call(calls.data[k]);
+  zy_vec_free(&calls);
+}
+
 static LLVMValueRef clone(LLVMValueRef fn, LLVMValueRef from) {
   char name[256];
   snprintf(name, sizeof name, "%s.zymase.primal", LLVMGetValueName(fn));
@@ -78,6 +123,7 @@ LLVMValueRef zy_preprocess(LLVMValueRef fn) {
   LLVMValueRef p = NULL;
   if (snap) {
     p = clone(fn, snap);
+    inline_bit_helpers(p);
     zy_llvm_infer_call_effects(p, zy_rule_call);
     if (zy_llvm_has_calls_in_loops(p) && zy_llvm_simplify_function(p, 2)) {
       zy_snapshot_inline(p, fn);
@@ -89,6 +135,7 @@ LLVMValueRef zy_preprocess(LLVMValueRef fn) {
   }
   if (!p) {
     p = clone(fn, fn);
+    inline_bit_helpers(p);
     if (zy_opt_preopt()) {
       zy_llvm_infer_call_effects(p, zy_rule_call);
       zy_llvm_simplify_function(p, 2);
