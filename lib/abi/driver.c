@@ -14,8 +14,8 @@ static int starts_with(const char *s, const char *p) {
 
 static int is_entry_point(const char *name) {
   static const char *const prefixes[] = {
-      "__enzyme_autodiff", "__enzyme_fwddiff", "__enzyme_augmentfwd",
-      "__enzyme_reverse", "__enzyme_batch"};
+      "__enzyme_autodiff", "__enzyme_fwddiff",   "__enzyme_augmentfwd",
+      "__enzyme_reverse",  "__enzyme_augmentsize", "__enzyme_batch"};
   for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
     if (starts_with(name, prefixes[i]))
       return 1;
@@ -41,9 +41,24 @@ static int lower(ZyModule *zm, LLVMValueRef call) {
   const char *name = LLVMGetValueName(LLVMGetCalledValue(call));
   if (starts_with(name, "__enzyme_autodiff"))
     return zy_lower_autodiff_call(zm, call);
+  if (starts_with(name, "__enzyme_augmentfwd"))
+    return zy_lower_augmentfwd_call(zm, call);
+  if (starts_with(name, "__enzyme_reverse"))
+    return zy_lower_reverse_call(zm, call);
+  if (starts_with(name, "__enzyme_augmentsize"))
+    return zy_lower_augmentsize_call(zm, call);
   return zy_error(ZY_ERR_BAD_CALL, NULL, call, NULL,
                   "'%s' is not supported: Zymase implements reverse mode "
-                  "(__enzyme_autodiff)", name);
+                  "(__enzyme_autodiff, __enzyme_augmentfwd, __enzyme_reverse)",
+                  name);
+}
+
+/* The entry points whose function is differentiated (its snapshot is
+ * taken before the optimizer runs). */
+static int differentiates(const char *name) {
+  return starts_with(name, "__enzyme_autodiff") ||
+         starts_with(name, "__enzyme_augmentfwd") ||
+         starts_with(name, "__enzyme_reverse");
 }
 
 void zy_snapshot_targets(LLVMModuleRef m) {
@@ -51,14 +66,10 @@ void zy_snapshot_targets(LLVMModuleRef m) {
   collect_calls(m, &calls);
   for (size_t i = 0; i < calls.len; i++) {
     LLVMValueRef call = calls.data[i];
-    if (!starts_with(LLVMGetValueName(LLVMGetCalledValue(call)),
-                     "__enzyme_autodiff") ||
-        LLVMGetNumArgOperands(call) < 1)
+    if (!differentiates(LLVMGetValueName(LLVMGetCalledValue(call))))
       continue;
-    LLVMValueRef fn = LLVMGetOperand(call, 0);
-    if (LLVMIsAConstantExpr(fn) && LLVMGetConstOpcode(fn) == LLVMBitCast)
-      fn = LLVMGetOperand(fn, 0);
-    if (LLVMIsAFunction(fn))
+    LLVMValueRef fn = zy_abi_target(call);
+    if (fn && !LLVMIsDeclaration(fn))
       zy_take_snapshot(fn);
   }
   zy_vec_free(&calls);
