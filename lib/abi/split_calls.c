@@ -108,8 +108,8 @@ static int give_augmented(ZyCall *c, LLVMValueRef res) {
   LLVMValueRef vals[3];
   LLVMTypeRef types[3];
   LLVMValueRef tape = LLVMBuildExtractValue(c->b, res, last, "tape");
-  if (c->tape_ptr)
-    LLVMBuildStore(c->b, tape, c->tape_ptr);
+  if (c->tape_ptr) /* a caller's buffer, maybe a char array */
+    LLVMSetAlignment(LLVMBuildStore(c->b, tape, c->tape_ptr), 1);
   else
     vals[n++] = tape;
   if (LLVMGetTypeKind(fn_return(c)) != LLVMVoidTypeKind) {
@@ -184,7 +184,9 @@ static int reverse_tail(ZyCall *c) {
   }
   LLVMTypeRef ptr = LLVMPointerTypeInContext(c->zm->ctx, 0);
   if (c->tape_ptr) {
-    c->args[c->nargs++] = LLVMBuildLoad2(c->b, ptr, c->tape_ptr, "tape");
+    LLVMValueRef t = LLVMBuildLoad2(c->b, ptr, c->tape_ptr, "tape");
+    LLVMSetAlignment(t, 1);
+    c->args[c->nargs++] = t;
   } else if (k < c->nextra) {
     LLVMValueRef t = c->extra[k++];
     if (LLVMTypeOf(t) != ptr) {
