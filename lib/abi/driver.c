@@ -97,7 +97,7 @@ int zy_run_on_module(LLVMModuleRef m) {
   zy_vec_free(&entries);
   zy_release_snapshots(m);
   for (size_t i = 0; i < zm.grads.len; i++)
-    free(zm.grads.data[i]);
+    zy_gradient_entry_free(zm.grads.data[i]);
   zy_vec_free(&zm.grads);
   zy_map_free(&zm.global_shadows);
   return changed;

@@ -83,10 +83,13 @@ static int check_allocated(ZyCall *c) {
                   tape_size(c), c->allocated);
 }
 
-/* Reads the call and generates (or finds) the split pair. */
-static int prepare(ZyCall *c, LLVMValueRef *aug, LLVMValueRef *rev) {
+/* Reads the call and generates (or finds) the split pair.  enzyme_nofree
+ * only changes the reverse (as in Enzyme). */
+static int prepare(ZyCall *c, int reverse, LLVMValueRef *aug,
+                   LLVMValueRef *rev) {
   if (zy_abi_read_arguments(c) || return_activity(c) || check_allocated(c))
     return -1;
+  c->sig.nofree = reverse && c->nofree;
   ZyTT *seeds = zy_abi_seeds(c);
   int err = zy_gradient_split(c->zm, c->fn, c->sig, seeds, aug, rev);
   zy_abi_free_seeds(c, seeds);
@@ -144,7 +147,7 @@ static int give_augmented(ZyCall *c, LLVMValueRef res) {
 
 static int lower_augmentfwd(ZyCall *c) {
   LLVMValueRef aug, rev;
-  if (prepare(c, &aug, &rev))
+  if (prepare(c, 0, &aug, &rev))
     return -1;
   if (c->nextra)
     return zy_error(ZY_ERR_BAD_CALL, c->fn, c->call,
@@ -217,11 +220,8 @@ static int reverse_tail(ZyCall *c) {
 
 static int lower_reverse(ZyCall *c) {
   LLVMValueRef aug, rev;
-  if (prepare(c, &aug, &rev) || reverse_tail(c))
+  if (prepare(c, 1, &aug, &rev) || reverse_tail(c))
     return -1;
-  if (c->nofree)
-    return zy_error(ZY_ERR_BAD_MARKER, c->fn, c->call, NULL,
-                    "enzyme_nofree is not supported yet");
   LLVMValueRef grads = LLVMBuildCall2(c->b, LLVMGlobalGetValueType(rev), rev,
                                       c->args, c->nargs, "");
   if (zy_abi_pack(c, grads, "gradient",
