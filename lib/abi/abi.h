@@ -101,4 +101,10 @@ int zy_lower_augmentfwd_call(ZyModule *zm, LLVMValueRef call);
 int zy_lower_reverse_call(ZyModule *zm, LLVMValueRef call);
 int zy_lower_augmentsize_call(ZyModule *zm, LLVMValueRef call);
 
+/* Once every call is lowered: a function's tape is only readable by the
+ * reverse pass of the same activity, so each __enzyme_reverse of a
+ * function whose __enzyme_augmentfwd calls are in this module must match
+ * one of them.  Reports an error per mismatch; frees the records. */
+int zy_check_split_pairs(ZyModule *zm);
+
 #endif

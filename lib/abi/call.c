@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "abi.h"
 
+#include <llvm-c/DebugInfo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,7 @@ int zy_abi_begin(ZyCall *c, ZyModule *zm, LLVMValueRef call, int split) {
   c->allocated = -1;
   c->b = LLVMCreateBuilderInContext(zm->ctx);
   LLVMPositionBuilderBefore(c->b, call);
+  LLVMSetCurrentDebugLocation2(c->b, LLVMInstructionGetDebugLoc(call));
   c->caller = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
   c->rt = LLVMTypeOf(call);
   LLVMAttributeRef sa = sret_attribute(call);

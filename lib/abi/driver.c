@@ -88,6 +88,8 @@ int zy_run_on_module(LLVMModuleRef m) {
     if (!lower(&zm, calls.data[i]))
       changed = 1;
   }
+  if (zy_check_split_pairs(&zm))
+    changed = 1;
   for (size_t i = 0; i < entries.len; i++) {
     LLVMValueRef f = entries.data[i];
     if (!LLVMGetFirstUse(f) && LLVMIsDeclaration(f))

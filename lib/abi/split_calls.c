@@ -98,6 +98,53 @@ static int prepare(ZyCall *c, int reverse, LLVMValueRef *aug,
   return err;
 }
 
+/* A lowered split-mode call: the function, the activity, and the call
+ * to the pass that replaced it. */
+typedef struct SplitUse {
+  LLVMValueRef fn, call;
+  ZySig sig;
+  int reverse;
+} SplitUse;
+
+static void record(ZyCall *c, int reverse, LLVMValueRef call) {
+  SplitUse *u = malloc(sizeof *u);
+  *u = (SplitUse){.fn = c->fn, .call = call, .sig = c->sig, .reverse = reverse};
+  u->sig.nofree = 0; /* a nofree reverse reads the same tape */
+  zy_vec_push(&c->zm->split_uses, u);
+}
+
+static int same_activity(ZySig a, ZySig b) {
+  return a.active_args == b.active_args && a.dup_args == b.dup_args &&
+         a.active_ret == b.active_ret && a.dup_ret == b.dup_ret;
+}
+
+int zy_check_split_pairs(ZyModule *zm) {
+  ZyVec *v = &zm->split_uses;
+  int err = 0;
+  for (size_t i = 0; i < v->len; i++) {
+    SplitUse *r = v->data[i];
+    int forwards = 0, match = 0;
+    for (size_t j = 0; j < v->len && r->reverse; j++) {
+      SplitUse *a = v->data[j];
+      if (a->reverse || a->fn != r->fn)
+        continue;
+      forwards = 1;
+      match |= same_activity(a->sig, r->sig);
+    }
+    if (forwards && !match)
+      err = zy_error(ZY_ERR_BAD_CALL, r->fn, r->call,
+                     "give __enzyme_augmentfwd and __enzyme_reverse the "
+                     "same markers for the arguments and the return",
+                     "this __enzyme_reverse differentiates with another "
+                     "activity than every __enzyme_augmentfwd of the "
+                     "function, so it would misread their tapes");
+  }
+  for (size_t i = 0; i < v->len; i++)
+    free(v->data[i]);
+  zy_vec_free(v);
+  return err;
+}
+
 static const char *const AUG_HINT =
     "declare the result as void* (the tape) or as a struct { void *tape; "
     "the result; the result's shadow }, without the tape when enzyme_tape "
@@ -158,6 +205,7 @@ static int lower_augmentfwd(ZyCall *c) {
                                     c->args, c->nargs, "");
   if (give_augmented(c, res))
     return -1;
+  record(c, 0, res);
   LLVMInstructionEraseFromParent(c->call);
   return 0;
 }
@@ -224,6 +272,7 @@ static int lower_reverse(ZyCall *c) {
     return -1;
   LLVMValueRef grads = LLVMBuildCall2(c->b, LLVMGlobalGetValueType(rev), rev,
                                       c->args, c->nargs, "");
+  record(c, 1, grads);
   if (zy_abi_pack(c, grads, "gradient",
                   "declare a struct with one field per active argument, of "
                   "the argument's type, in argument order (or double for "

@@ -35,6 +35,8 @@ typedef struct ZyModule {
   LLVMContextRef ctx;
   ZyVec grads; /* ZyGradEntry*: generated gradients, for reuse */
   ZyMap global_shadows; /* mutable global -> its shadow global */
+  ZyVec split_uses; /* (abi) the lowered split-mode calls, to check that
+                       forward and reverse passes pair up              */
 } ZyModule;
 
 /* A gradient function.  Its parameters are the primal's, then the shadows
