@@ -13,18 +13,16 @@
 // RUN: %if !sanitizer %{ %clang -O3 %s -lm -o %t3 && %t3 %}
 #include "fd.h"
 
-int enzyme_const, enzyme_nofree, enzyme_noret, enzyme_const_return,
-    enzyme_active_return, enzyme_dup_return;
+#define ZYMASE_DEFINE_MARKERS
+#include <zymase/enzyme.h>
 
-void *__enzyme_augmentfwd(void *, ...);
 double __enzyme_reverse(void *, ...);
-double __enzyme_autodiff(void *, ...);
 typedef struct { void *tape; } AugT;
-AugT __enzyme_augmentfwd_t(void *, ...);
+ZYMASE_DECLARE_AUGMENTFWD(AugT, t);
 typedef struct { void *tape; double y; } AugD;
-AugD __enzyme_augmentfwd_d(void *, ...);
+ZYMASE_DECLARE_AUGMENTFWD(AugD, d);
 typedef struct { void *tape; double *p, *dp; } AugP;
-AugP __enzyme_augmentfwd_p(void *, ...);
+ZYMASE_DECLARE_AUGMENTFWD(AugP, p);
 
 /* A loop whose values are cached in buffers the tape holds. */
 double series(double x, int n) {
