@@ -174,9 +174,11 @@ static int give_augmented(ZyCall *c, LLVMValueRef res) {
     LLVMReplaceAllUsesWith(c->call, LLVMConstNull(c->rt));
     return 0;
   }
-  if (!c->tape_ptr && !c->out && void_rt)
-    return zy_error(ZY_ERR_BAD_RETURN, c->fn, c->call, AUG_HINT,
-                    "the call returns void, so the tape would be lost");
+  if (!c->out && void_rt) /* the result is dropped, as by Enzyme */
+    return c->tape_ptr ? 0
+                       : zy_error(ZY_ERR_BAD_RETURN, c->fn, c->call, AUG_HINT,
+                                  "the call returns void, so the tape would "
+                                  "be lost");
   /* A pointer result is the tape; the primal result is dropped. */
   if (!c->tape_ptr && !c->out &&
       LLVMGetTypeKind(c->rt) == LLVMPointerTypeKind) {

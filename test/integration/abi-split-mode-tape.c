@@ -3,9 +3,9 @@
 // `enzyme_allocated, N, enzyme_tape, buf` in both calls makes
 // __enzyme_augmentfwd write the tape into buf and __enzyme_reverse read it
 // from there (Enzyme's allocatedtape.c, whose buffer is 100 bytes).  The
-// struct result then holds the primal result without the tape.  Buffers
-// are also kept per iteration of a loop.  Checked against
-// __enzyme_autodiff and finite differences.
+// struct result then holds the primal result without the tape, and a
+// void result drops it.  Buffers are also kept per iteration of a loop.
+// Checked against __enzyme_autodiff and finite differences.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // RUN: %clang -O0 %s -lm -o %t0 && %t0
 // RUN: %if !sanitizer %{ %clang -O1 %s -lm -o %t1 && %t1 %}
@@ -20,9 +20,12 @@ int enzyme_dup, enzyme_const, enzyme_allocated, enzyme_tape;
 size_t __enzyme_augmentsize(void *, ...);
 void *__enzyme_augmentfwd(void *, ...);
 double __enzyme_augmentfwd_d(void *, ...);
+void __enzyme_augmentfwd_v(void *, ...);
 void __enzyme_reverse(void *, ...);
 double __enzyme_reverse_d(void *, ...);
 void __enzyme_autodiff(void *, ...);
+typedef struct { double dx, dy; } G2;
+G2 __enzyme_reverse_2(void *, ...);
 double __enzyme_autodiff_d(void *, ...);
 
 #define TAPE_SIZE 100
@@ -83,5 +86,16 @@ int main(void) {
     ZY_CHECK2("g dx", ys[k],
               __enzyme_autodiff_d((void *)g, xs[k], enzyme_const, 0.7),
               ZY_DIFF(t, xs[k], g(t, 0.7)));
+
+  /* Declared void: the primal result is dropped, the tape is in buf. */
+  void *buf[1];
+  __enzyme_augmentfwd_v((void *)g, 0.4, 1.1, enzyme_tape, buf);
+  G2 d = __enzyme_reverse_2((void *)g, 0.4, 1.1, 1.0, enzyme_tape, buf);
+  ZY_CHECK2("g void dx", d.dx, __enzyme_autodiff_d((void *)g, 0.4,
+                                                   enzyme_const, 1.1),
+            ZY_DIFF(t, 0.4, g(t, 1.1)));
+  ZY_CHECK2("g void dy", d.dy, __enzyme_autodiff_d((void *)g, enzyme_const,
+                                                   0.4, 1.1),
+            ZY_DIFF(t, 1.1, g(0.4, t)));
   return zy_report();
 }
