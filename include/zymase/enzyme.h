@@ -51,6 +51,36 @@ double __enzyme_autodiff(void *fn, ...);
 #define ZYMASE_DECLARE_AUTODIFF(T, suffix)                                     \
   T __enzyme_autodiff_##suffix(void *fn, ...)
 
+/* Split mode.  __enzyme_augmentfwd((void *)f, args...) runs f's forward
+ * pass and returns a tape (a pointer), or a struct { void *tape; the
+ * result; the result's shadow if it is a pointer }; __enzyme_reverse(
+ * (void *)f, args..., [the return adjoint,] tape) runs the reverse pass
+ * and returns the gradients as __enzyme_autodiff does.  Both take the
+ * same markers, and these options:
+ *   enzyme_allocated, N, enzyme_tape, p   the tape lives in the caller's
+ *                     buffer p of N bytes (N >= __enzyme_augmentsize);
+ *   enzyme_nofree     the reverse frees neither the tape nor its caches;
+ *   enzyme_noret      the forward pass does not return the result;
+ *   enzyme_const_return, enzyme_active_return, enzyme_dup_return   the
+ *                     return value's activity. */
+#ifdef ZYMASE_DEFINE_MARKERS
+int enzyme_allocated, enzyme_tape, enzyme_nofree, enzyme_noret,
+    enzyme_const_return, enzyme_active_return, enzyme_dup_return;
+#else
+extern int enzyme_allocated, enzyme_tape, enzyme_nofree, enzyme_noret,
+    enzyme_const_return, enzyme_active_return, enzyme_dup_return;
+#endif
+
+/* `T __enzyme_augmentfwd_<suffix>(void *, ...)`, the same for
+ * __enzyme_reverse, and the tape's size in bytes (a compile-time
+ * constant) as `S __enzyme_augmentsize_<suffix>(void *, markers...)`. */
+#define ZYMASE_DECLARE_AUGMENTFWD(T, suffix)                                   \
+  T __enzyme_augmentfwd_##suffix(void *fn, ...)
+#define ZYMASE_DECLARE_REVERSE(T, suffix)                                      \
+  T __enzyme_reverse_##suffix(void *fn, ...)
+#define ZYMASE_DECLARE_AUGMENTSIZE(S, suffix)                                  \
+  S __enzyme_augmentsize_##suffix(void *fn, ...)
+
 #ifdef __cplusplus
 }
 #endif

@@ -8,6 +8,87 @@
 
 #include "ad/ad.h"
 
+/* The enzyme_* markers.  The first group sets an argument's activity; the
+ * others are split-mode options that take no argument of the function
+ * (enzyme_allocated and enzyme_tape take a value of their own). */
+typedef enum ZyMarker {
+  ZY_MARK_NONE,
+  ZY_MARK_CONST,
+  ZY_MARK_OUT,
+  ZY_MARK_DUP,
+  ZY_MARK_DUPNONEED,
+  ZY_MARK_ALLOCATED,     /* enzyme_allocated, N: the tape buffer's size  */
+  ZY_MARK_TAPE,          /* enzyme_tape, p: the tape lives at *p         */
+  ZY_MARK_NOFREE,        /* the reverse does not free the tape           */
+  ZY_MARK_NORET,         /* the primal result is not returned            */
+  ZY_MARK_PRIMAL_RETURN, /* (refused in split mode, as by Enzyme)        */
+  ZY_MARK_CONST_RETURN,
+  ZY_MARK_ACTIVE_RETURN,
+  ZY_MARK_DUP_RETURN,
+  ZY_MARK_OTHER
+} ZyMarker;
+
+/* One call to an entry point being lowered. */
+typedef struct ZyCall {
+  ZyModule *zm;
+  LLVMValueRef call, fn, caller;
+  LLVMBuilderRef b; /* positioned before the call                     */
+  LLVMValueRef out; /* the sret buffer of the declared result, or NULL */
+  LLVMTypeRef rt;   /* the declared result type                        */
+  unsigned first;   /* operand index of the function                   */
+  int split;        /* split-mode markers and trailing values allowed  */
+  ZySig sig;
+  LLVMValueRef args[131]; /* primal arguments, then shadows, then more */
+  LLVMValueRef shadows[64];
+  unsigned nargs, nshadows;
+  LLVMValueRef extra[4]; /* (split) values after the last parameter     */
+  unsigned nextra;
+  /* Split-mode options. */
+  long long allocated;   /* enzyme_allocated's size, -1 if not given    */
+  LLVMValueRef tape_ptr; /* enzyme_tape's pointer, or NULL              */
+  const char *ret_name;  /* the return marker's name, for errors       */
+  int nofree, noret, primal_return;
+  ZyMarker ret_kind; /* ZY_MARK_{CONST,ACTIVE,DUP}_RETURN or NONE   */
+} ZyCall;
+
+/* Prepares `c` for `call`: builder, declared result (sret or not), the
+ * function to differentiate (defined here, not variadic).  0, or -1
+ * after reporting an error.  zy_abi_end disposes of the builder. */
+int zy_abi_begin(ZyCall *c, ZyModule *zm, LLVMValueRef call, int split);
+void zy_abi_end(ZyCall *c);
+
+/* The function an entry-point call names (its first argument after any
+ * sret buffer), or NULL. */
+LLVMValueRef zy_abi_target(LLVMValueRef call);
+
+/* Which marker `a` is (the global enzyme_<kind> or a load from it);
+ * `*name` gets the global's name. */
+ZyMarker zy_abi_marker(LLVMValueRef a, const char **name);
+
+/* Reads the markers and arguments after the function into c->args,
+ * c->shadows and c->sig (and, when c->split, the split options and the
+ * trailing values).  0, or -1 after reporting an error. */
+int zy_abi_read_arguments(ZyCall *c);
+
+/* Converts a variadic argument to the parameter type `want` (C promotes
+ * float to double and small integers to int); NULL if it cannot. */
+LLVMValueRef zy_abi_convert(LLVMBuilderRef b, LLVMValueRef a, LLVMTypeRef want);
+
+/* Seeds for the function's type analysis from what the caller's code
+ * says about the arguments; free with zy_abi_free_seeds. */
+ZyTT *zy_abi_seeds(ZyCall *c);
+void zy_abi_free_seeds(ZyCall *c, ZyTT *seeds);
+
+/* Stores the literal struct `v` (fields at their natural C offsets) into
+ * the declared result: c->out, or a value replacing the call.  A single
+ * floating-point field fits a scalar floating-point result.  `noun` names
+ * a field in errors ("gradient", "result"), `hint` says what to declare.
+ * 0, or -1 after reporting an error. */
+int zy_abi_pack(ZyCall *c, LLVMValueRef v, const char *noun, const char *hint);
+
+/* `t` as LLVM writes it, named structs by name only; free() it. */
+char *zy_abi_type_str(LLVMTypeRef t);
+
 /* Replaces one call to an __enzyme_autodiff* function by a call to the
  * generated gradient.  Returns 0, or -1 after reporting an error (the
  * call is then left in place). */
@@ -29,5 +110,18 @@ int zy_custom_build(ZyModule *zm, LLVMValueRef fn, ZySig sig,
  * forward pass (or from running the function again, when that has no
  * side effects).  Returns 0, or -1 after reporting an error. */
 int zy_custom_check_call(LLVMValueRef call);
+
+/* Split mode: __enzyme_augmentfwd* (the forward pass, returning the tape),
+ * __enzyme_reverse* (the reverse pass, taking it) and
+ * __enzyme_augmentsize* (the tape's size in bytes).  Same contract. */
+int zy_lower_augmentfwd_call(ZyModule *zm, LLVMValueRef call);
+int zy_lower_reverse_call(ZyModule *zm, LLVMValueRef call);
+int zy_lower_augmentsize_call(ZyModule *zm, LLVMValueRef call);
+
+/* Once every call is lowered: a function's tape is only readable by the
+ * reverse pass of the same activity, so each __enzyme_reverse of a
+ * function whose __enzyme_augmentfwd calls are in this module must match
+ * one of them.  Reports an error per mismatch; frees the records. */
+int zy_check_split_pairs(ZyModule *zm);
 
 #endif

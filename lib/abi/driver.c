@@ -16,8 +16,8 @@ static int starts_with(const char *s, const char *p) {
 
 static int is_entry_point(const char *name) {
   static const char *const prefixes[] = {
-      "__enzyme_autodiff", "__enzyme_fwddiff", "__enzyme_augmentfwd",
-      "__enzyme_reverse", "__enzyme_batch"};
+      "__enzyme_autodiff", "__enzyme_fwddiff",   "__enzyme_augmentfwd",
+      "__enzyme_reverse",  "__enzyme_augmentsize", "__enzyme_batch"};
   for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
     if (starts_with(name, prefixes[i]))
       return 1;
@@ -43,9 +43,24 @@ static int lower(ZyModule *zm, LLVMValueRef call) {
   const char *name = LLVMGetValueName(LLVMGetCalledValue(call));
   if (starts_with(name, "__enzyme_autodiff"))
     return zy_lower_autodiff_call(zm, call);
+  if (starts_with(name, "__enzyme_augmentfwd"))
+    return zy_lower_augmentfwd_call(zm, call);
+  if (starts_with(name, "__enzyme_reverse"))
+    return zy_lower_reverse_call(zm, call);
+  if (starts_with(name, "__enzyme_augmentsize"))
+    return zy_lower_augmentsize_call(zm, call);
   return zy_error(ZY_ERR_BAD_CALL, NULL, call, NULL,
                   "'%s' is not supported: Zymase implements reverse mode "
-                  "(__enzyme_autodiff)", name);
+                  "(__enzyme_autodiff, __enzyme_augmentfwd, __enzyme_reverse)",
+                  name);
+}
+
+/* The entry points whose function is differentiated (its snapshot is
+ * taken before the optimizer runs). */
+static int differentiates(const char *name) {
+  return starts_with(name, "__enzyme_autodiff") ||
+         starts_with(name, "__enzyme_augmentfwd") ||
+         starts_with(name, "__enzyme_reverse");
 }
 
 static int is_entry_call(LLVMValueRef v) {
@@ -121,14 +136,10 @@ void zy_snapshot_targets(LLVMModuleRef m) {
   collect_calls(m, &calls);
   for (size_t i = 0; i < calls.len; i++) {
     LLVMValueRef call = calls.data[i];
-    if (!starts_with(LLVMGetValueName(LLVMGetCalledValue(call)),
-                     "__enzyme_autodiff") ||
-        LLVMGetNumArgOperands(call) < 1)
+    if (!differentiates(LLVMGetValueName(LLVMGetCalledValue(call))))
       continue;
-    LLVMValueRef fn = LLVMGetOperand(call, 0);
-    if (LLVMIsAConstantExpr(fn) && LLVMGetConstOpcode(fn) == LLVMBitCast)
-      fn = LLVMGetOperand(fn, 0);
-    if (LLVMIsAFunction(fn))
+    LLVMValueRef fn = zy_abi_target(call);
+    if (fn && !LLVMIsDeclaration(fn))
       zy_take_snapshot(fn);
   }
   zy_vec_free(&calls);
@@ -148,6 +159,8 @@ int zy_run_on_module(LLVMModuleRef m) {
     if (!lower(&zm, calls.data[i]))
       changed = 1;
   }
+  if (zy_check_split_pairs(&zm))
+    changed = 1;
   for (size_t i = 0; i < entries.len; i++) {
     LLVMValueRef f = entries.data[i];
     if (!LLVMGetFirstUse(f) && LLVMIsDeclaration(f))
@@ -158,7 +171,7 @@ int zy_run_on_module(LLVMModuleRef m) {
   check_leftover_names(m);
   zy_release_snapshots(m);
   for (size_t i = 0; i < zm.grads.len; i++)
-    free(zm.grads.data[i]);
+    zy_gradient_entry_free(zm.grads.data[i]);
   zy_vec_free(&zm.grads);
   zy_map_free(&zm.global_shadows);
   return changed;

@@ -24,6 +24,9 @@ typedef struct ZySig {
                                      is returned too                    */
   int split; /* an augmented forward function and a reverse function,
                 instead of one gradient that recomputes the forward */
+  int nofree; /* (split) the reverse frees neither the tape nor the loop
+                 caches it holds; its tape is that of the pair without
+                 nofree                                                 */
 } ZySig;
 
 /* Per-module state. */
@@ -32,6 +35,8 @@ typedef struct ZyModule {
   LLVMContextRef ctx;
   ZyVec grads; /* ZyGradEntry*: generated gradients, for reuse */
   ZyMap global_shadows; /* mutable global -> its shadow global */
+  ZyVec split_uses; /* (abi) the lowered split-mode calls, to check that
+                       forward and reverse passes pair up              */
 } ZyModule;
 
 /* A gradient function.  Its parameters are the primal's, then the shadows
@@ -44,14 +49,21 @@ typedef struct ZyGradEntry {
   ZySig sig;
   LLVMValueRef grad; /* the gradient, or (split) the augmented forward  */
   LLVMValueRef rev;  /* (split) the reverse function                    */
+  ZyTT *seeds;       /* (split) a copy of the seeds it was made with    */
+  unsigned nseeds;
   int failed;
 } ZyGradEntry;
+
+/* Frees an entry of ZyModule.grads. */
+void zy_gradient_entry_free(ZyGradEntry *e);
 
 /* Split mode.  The augmented forward function takes the primal's
  * parameters and the dup shadows, runs the primal with its shadows, and
  * returns { result (if not void), its shadow (if sig.dup_ret), ptr tape }; the reverse function takes
  * the same parameters, the return adjoint when active, and the tape, and
- * returns the adjoints of the active arguments (and frees the tape). */
+ * returns the adjoints of the active arguments (and frees the tape unless
+ * sig.nofree).  A nofree pair is made with the seeds of the pair without
+ * nofree, so that its reverse reads the tape that pair's forward writes. */
 int zy_gradient_split(ZyModule *zm, LLVMValueRef fn, ZySig sig,
                       const ZyTT *seeds, LLVMValueRef *aug, LLVMValueRef *rev);
 

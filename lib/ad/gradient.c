@@ -69,9 +69,10 @@ static void declare_split(LLVMValueRef fn, ZySig sig, LLVMValueRef *aug,
     fields[nf++] = ret;
   fields[nf++] = ptr;
   char name[256];
-  snprintf(name, sizeof name, "__zymase_aug.%s.%llx.d%llx%s%s",
+  snprintf(name, sizeof name, "__zymase_aug.%s.%llx.d%llx%s%s%s",
            LLVMGetValueName(fn), sig.active_args, sig.dup_args,
-           sig.active_ret ? "r" : "", sig.dup_ret ? "s" : "");
+           sig.active_ret ? "r" : "", sig.dup_ret ? "s" : "",
+           sig.nofree ? ".nofree" : "");
   *aug = LLVMAddFunction(
       LLVMGetGlobalParent(fn), name,
       LLVMFunctionType(LLVMStructTypeInContext(c, fields, nf, 0), params, n, 0));
@@ -285,7 +286,7 @@ static int build_gradient(ZyGen *g, LLVMValueRef aug, LLVMValueRef rev) {
 static int same_sig(ZySig a, ZySig b) {
   return a.active_args == b.active_args && a.dup_args == b.dup_args &&
          a.active_ret == b.active_ret && a.dup_ret == b.dup_ret &&
-         a.split == b.split;
+         a.split == b.split && a.nofree == b.nofree;
 }
 
 /* A failed gradient keeps no body: it becomes an external declaration so
@@ -307,6 +308,12 @@ static ZyGradEntry *generate(ZyModule *zm, LLVMValueRef fn, ZySig sig,
   ZyGradEntry *e = calloc(1, sizeof *e);
   e->fn = fn;
   e->sig = sig;
+  if (sig.split && seeds) { /* for a nofree pair made later */
+    e->nseeds = LLVMCountParams(fn) + 1;
+    e->seeds = calloc(e->nseeds, sizeof *e->seeds);
+    for (unsigned k = 0; k + 1 < e->nseeds; k++)
+      zy_tt_merge(&e->seeds[k], &seeds[k]);
+  }
   if (sig.split)
     declare_split(fn, sig, &e->grad, &e->rev);
   else
@@ -348,8 +355,23 @@ LLVMValueRef zy_gradient(ZyModule *zm, LLVMValueRef fn, ZySig sig,
 int zy_gradient_split(ZyModule *zm, LLVMValueRef fn, ZySig sig,
                       const ZyTT *seeds, LLVMValueRef *aug, LLVMValueRef *rev) {
   sig.split = 1;
+  if (sig.nofree) {
+    ZySig base = sig;
+    base.nofree = 0;
+    ZyGradEntry *b = generate(zm, fn, base, seeds);
+    if (b->failed)
+      return -1;
+    seeds = b->seeds;
+  }
   ZyGradEntry *e = generate(zm, fn, sig, seeds);
   *aug = e->grad;
   *rev = e->rev;
   return e->failed ? -1 : 0;
+}
+
+void zy_gradient_entry_free(ZyGradEntry *e) {
+  for (unsigned k = 0; k < e->nseeds; k++)
+    zy_tt_free(&e->seeds[k]);
+  free(e->seeds);
+  free(e);
 }

@@ -449,9 +449,10 @@ void zy_loops_finish(ZyGen *g) {
     for (size_t s = 0; s < l->sites.len; s++)
       if (((ZyGrowSite *)l->sites.data[s])->need)
         finish_site(g, l, l->sites.data[s]);
-    /* The buffers are freed when the reverse sweep is done. */
+    /* The buffers are freed when the reverse sweep is done (unless the
+     * caller keeps the tape that holds them). */
     LLVMPositionBuilderBefore(g->b, g->retinst);
-    for (size_t s = 0; s < l->bufs.len; s++)
+    for (size_t s = 0; s < l->bufs.len && !g->sig.nofree; s++)
       zy_call_free(g->b, "free",
                    LLVMBuildLoad2(g->b, ptr, l->bufs.data[s], ""));
   }

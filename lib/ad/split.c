@@ -87,7 +87,8 @@ static void load_tape(ZyGen *g, LLVMValueRef rev, LLVMTypeRef tt,
                             : LLVMConstNull(t);
     LLVMBuildStore(g->b, v, s);
   }
-  zy_call_free(g->b, "free", tape);
+  if (!g->sig.nofree)
+    zy_call_free(g->b, "free", tape);
   LLVMBuildBr(g->b, g->rstart);
 }
 

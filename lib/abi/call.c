@@ -1,0 +1,328 @@
+/* call.c - reads a call to an Enzyme entry point: the declared result,
+ * the function to differentiate, the markers and the arguments.  Shared
+ * by __enzyme_autodiff and the split-mode entry points.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include "abi.h"
+
+#include <llvm-c/DebugInfo.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+char *zy_abi_type_str(LLVMTypeRef t) {
+  if (LLVMGetTypeKind(t) == LLVMStructTypeKind && LLVMGetStructName(t)) {
+    char *s = malloc(strlen(LLVMGetStructName(t)) + 2);
+    sprintf(s, "%%%s", LLVMGetStructName(t));
+    return s;
+  }
+  char *m = LLVMPrintTypeToString(t), *s = strdup(m);
+  LLVMDisposeMessage(m);
+  return s;
+}
+
+static const struct {
+  const char *name;
+  ZyMarker m;
+} known[] = {
+      {"const", ZY_MARK_CONST},
+      {"out", ZY_MARK_OUT},
+      {"dup", ZY_MARK_DUP},
+      {"dupnoneed", ZY_MARK_DUPNONEED},
+      {"allocated", ZY_MARK_ALLOCATED},
+      {"tape", ZY_MARK_TAPE},
+      {"nofree", ZY_MARK_NOFREE},
+      {"noret", ZY_MARK_NORET},
+      {"primal_return", ZY_MARK_PRIMAL_RETURN},
+      {"const_return", ZY_MARK_CONST_RETURN},
+      {"active_return", ZY_MARK_ACTIVE_RETURN},
+      {"dup_return", ZY_MARK_DUP_RETURN},
+};
+
+/* The marker a global named `name` is. */
+static ZyMarker marker_named(const char *name) {
+  if (strncmp(name, "enzyme_", 7))
+    return ZY_MARK_NONE;
+  for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+    if (!strcmp(name + 7, known[i].name))
+      return known[i].m;
+  return ZY_MARK_OTHER;
+}
+
+int zy_abi_marker_known(const char *name) {
+  ZyMarker m = marker_named(name);
+  return m != ZY_MARK_NONE && m != ZY_MARK_OTHER;
+}
+
+ZyMarker zy_abi_marker(LLVMValueRef a, const char **name) {
+  LLVMValueRef gv = a;
+  if (LLVMIsALoadInst(a))
+    gv = LLVMGetOperand(a, 0);
+  if (!LLVMIsAGlobalVariable(gv))
+    return ZY_MARK_NONE;
+  *name = LLVMGetValueName(gv);
+  return marker_named(*name);
+}
+
+/* The function `v` names, through casts and aliases. */
+static LLVMValueRef function_of(LLVMValueRef v) {
+  for (int depth = 0; v && depth < 8; depth++) {
+    if (LLVMIsAFunction(v))
+      return v;
+    if (LLVMIsAGlobalAlias(v))
+      v = LLVMAliasGetAliasee(v);
+    else if (LLVMIsAConstantExpr(v) || LLVMIsABitCastInst(v) ||
+             LLVMIsAAddrSpaceCastInst(v))
+      v = LLVMGetOperand(v, 0);
+    else
+      return NULL;
+  }
+  return NULL;
+}
+
+static LLVMAttributeRef sret_attribute(LLVMValueRef call) {
+  unsigned sret = LLVMGetEnumAttributeKindForName("sret", 4);
+  return LLVMGetNumArgOperands(call)
+             ? LLVMGetCallSiteEnumAttribute(call, 1, sret)
+             : NULL;
+}
+
+LLVMValueRef zy_abi_target(LLVMValueRef call) {
+  unsigned first = sret_attribute(call) ? 1 : 0;
+  return first < LLVMGetNumArgOperands(call)
+             ? function_of(LLVMGetOperand(call, first))
+             : NULL;
+}
+
+int zy_abi_begin(ZyCall *c, ZyModule *zm, LLVMValueRef call, int split) {
+  memset(c, 0, sizeof *c);
+  c->zm = zm;
+  c->call = call;
+  c->split = split;
+  c->allocated = -1;
+  c->b = LLVMCreateBuilderInContext(zm->ctx);
+  LLVMPositionBuilderBefore(c->b, call);
+  LLVMSetCurrentDebugLocation2(c->b, LLVMInstructionGetDebugLoc(call));
+  c->caller = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
+  c->rt = LLVMTypeOf(call);
+  LLVMAttributeRef sa = sret_attribute(call);
+  if (sa) {
+    c->out = LLVMGetOperand(call, 0);
+    c->rt = LLVMGetTypeAttributeValue(sa);
+    c->first = 1;
+  }
+  const char *entry = LLVMGetValueName(LLVMGetCalledValue(call));
+  c->fn = zy_abi_target(call);
+  if (!c->fn) {
+    char hint[160];
+    snprintf(hint, sizeof hint,
+             "pass the function itself: %.60s((void*)f, ...)", entry);
+    return zy_error(ZY_ERR_BAD_CALL, c->caller, call, hint,
+                    "the first argument of %s is not a function", entry);
+  }
+  if (LLVMIsDeclaration(c->fn))
+    return zy_error(ZY_ERR_BAD_CALL, c->fn, call,
+                    "define the function in the same translation unit",
+                    "the function has no body here");
+  if (LLVMIsFunctionVarArg(LLVMGlobalGetValueType(c->fn)))
+    return zy_error(ZY_ERR_BAD_CALL, c->fn, call, NULL,
+                    "variadic functions cannot be differentiated");
+  return 0;
+}
+
+void zy_abi_end(ZyCall *c) {
+  if (c->b)
+    LLVMDisposeBuilder(c->b);
+  c->b = NULL;
+}
+
+LLVMValueRef zy_abi_convert(LLVMBuilderRef b, LLVMValueRef a,
+                            LLVMTypeRef want) {
+  LLVMTypeRef have = LLVMTypeOf(a);
+  if (have == want)
+    return a;
+  LLVMTypeKind hk = LLVMGetTypeKind(have), wk = LLVMGetTypeKind(want);
+  if (hk == LLVMDoubleTypeKind &&
+      (wk == LLVMFloatTypeKind || wk == LLVMHalfTypeKind ||
+       wk == LLVMBFloatTypeKind))
+    return LLVMBuildFPTrunc(b, a, want, "");
+  if (hk == LLVMIntegerTypeKind && wk == LLVMIntegerTypeKind &&
+      LLVMGetIntTypeWidth(have) > LLVMGetIntTypeWidth(want))
+    return LLVMBuildTrunc(b, a, want, "");
+  return NULL;
+}
+
+/* A split-mode option at operand *k (moved past its value, if any). */
+static int read_option(ZyCall *c, ZyMarker m, const char *mname, unsigned *k) {
+  if (!c->split)
+    return zy_error(ZY_ERR_BAD_MARKER, c->fn, c->call,
+                    "split-mode markers go to __enzyme_augmentfwd and "
+                    "__enzyme_reverse",
+                    "marker '%s' is not supported by __enzyme_autodiff", mname);
+  unsigned n = LLVMGetNumArgOperands(c->call);
+  if ((m == ZY_MARK_ALLOCATED || m == ZY_MARK_TAPE) && ++*k >= n)
+    return zy_error(ZY_ERR_BAD_MARKER, c->fn, c->call, NULL,
+                    "marker '%s' is not followed by its value", mname);
+  LLVMValueRef v = m == ZY_MARK_ALLOCATED || m == ZY_MARK_TAPE
+                       ? LLVMGetOperand(c->call, *k)
+                       : NULL;
+  switch (m) {
+  case ZY_MARK_ALLOCATED:
+    if (!LLVMIsAConstantInt(v) || LLVMConstIntGetSExtValue(v) < 0)
+      return zy_error(ZY_ERR_BAD_MARKER, c->fn, c->call, NULL,
+                      "enzyme_allocated must be followed by a constant "
+                      "size in bytes");
+    c->allocated = LLVMConstIntGetSExtValue(v);
+    return 0;
+  case ZY_MARK_TAPE:
+    if (LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMPointerTypeKind)
+      return zy_error(ZY_ERR_BAD_MARKER, c->fn, c->call, NULL,
+                      "enzyme_tape must be followed by a pointer to the "
+                      "tape's buffer");
+    c->tape_ptr = v;
+    return 0;
+  case ZY_MARK_NOFREE:
+    c->nofree = 1;
+    return 0;
+  case ZY_MARK_NORET:
+    c->noret = 1;
+    return 0;
+  case ZY_MARK_PRIMAL_RETURN:
+    c->primal_return = 1;
+    return 0;
+  default: /* the return's activity */
+    c->ret_kind = m;
+    c->ret_name = mname;
+    return 0;
+  }
+}
+
+static int is_option(ZyMarker m) {
+  return m >= ZY_MARK_ALLOCATED && m <= ZY_MARK_DUP_RETURN;
+}
+
+/* Argument `a` of type mismatch for parameter p. */
+static int bad_argument(ZyCall *c, LLVMValueRef a, LLVMTypeRef want,
+                        unsigned p) {
+  char *have = zy_abi_type_str(LLVMTypeOf(a));
+  char *ws = zy_abi_type_str(want);
+  /* A marker the optimizer folded to its value looks like this. */
+  const char *hint = LLVMIsAConstantInt(a)
+                         ? "if this argument was meant to be a marker, "
+                           "declare the markers without 'static' (the "
+                           "optimizer folds static markers to 0)"
+                         : NULL;
+  zy_error(ZY_ERR_BAD_CALL, c->fn, c->call, hint,
+           "argument %u has type %s but parameter %u of '%s' has type %s",
+           p + 1, have, p + 1, LLVMGetValueName(c->fn), ws);
+  free(have);
+  free(ws);
+  return -1;
+}
+
+/* Parameter p's activity and, for a pointer not marked constant, its
+ * shadow at operand ++*k. */
+static int read_activity(ZyCall *c, ZyMarker m, const char *mname,
+                         LLVMTypeRef pt, unsigned p, unsigned *k) {
+  unsigned n = LLVMGetNumArgOperands(c->call);
+  LLVMTypeKind pk = LLVMGetTypeKind(pt);
+  int fp = zy_type_differentiable(pt);
+  if (m == ZY_MARK_OUT && !fp)
+    return zy_error(ZY_ERR_BAD_MARKER, c->fn, c->call, NULL,
+                    "enzyme_out marks argument %u, which is not a "
+                    "floating-point value",
+                    p + 1);
+  if ((m == ZY_MARK_DUP || m == ZY_MARK_DUPNONEED) && pk != LLVMPointerTypeKind)
+    return zy_error(ZY_ERR_BAD_MARKER, c->fn, c->call, NULL,
+                    "'%s' marks argument %u, which is not a pointer", mname,
+                    p + 1);
+  /* A pointer is dup unless marked constant: its shadow follows. */
+  if (pk == LLVMPointerTypeKind && m != ZY_MARK_CONST) {
+    if (++*k >= n)
+      return zy_error(ZY_ERR_BAD_MARKER, c->fn, c->call,
+                      "pass the shadow after the pointer, or mark the "
+                      "pointer enzyme_const",
+                      "the shadow of pointer argument %u is missing", p + 1);
+    LLVMValueRef sh = LLVMGetOperand(c->call, *k);
+    if (LLVMGetTypeKind(LLVMTypeOf(sh)) != LLVMPointerTypeKind)
+      return zy_error(ZY_ERR_BAD_MARKER, c->fn, c->call, NULL,
+                      "the shadow of pointer argument %u is not a pointer",
+                      p + 1);
+    c->sig.dup_args |= 1ull << p;
+    c->shadows[c->nshadows++] = sh;
+  }
+  if (fp && m != ZY_MARK_CONST)
+    c->sig.active_args |= 1ull << p;
+  return 0;
+}
+
+int zy_abi_read_arguments(ZyCall *c) {
+  LLVMTypeRef fty = LLVMGlobalGetValueType(c->fn);
+  unsigned nparams = LLVMCountParamTypes(fty);
+  LLVMTypeRef params[64];
+  if (nparams > 63)
+    return zy_error(ZY_ERR_BAD_CALL, c->fn, c->call, NULL,
+                    "functions with more than 63 parameters are not "
+                    "supported");
+  LLVMGetParamTypes(fty, params);
+  unsigned n = LLVMGetNumArgOperands(c->call);
+  for (unsigned k = c->first + 1; k < n; k++) {
+    LLVMValueRef a = LLVMGetOperand(c->call, k);
+    const char *mname = NULL;
+    ZyMarker m = zy_abi_marker(a, &mname);
+    if (is_option(m)) {
+      if (read_option(c, m, mname, &k))
+        return -1;
+      continue;
+    }
+    if (m == ZY_MARK_OTHER)
+      return zy_error(ZY_ERR_BAD_MARKER, c->fn, c->call, NULL,
+                      "marker '%s' is not supported", mname);
+    if (m != ZY_MARK_NONE) {
+      if (++k >= n)
+        return zy_error(ZY_ERR_BAD_MARKER, c->fn, c->call, NULL,
+                        "marker '%s' is not followed by an argument", mname);
+      a = LLVMGetOperand(c->call, k);
+    }
+    unsigned p = c->nargs;
+    if (p >= nparams && c->split && m == ZY_MARK_NONE &&
+        c->nextra < sizeof c->extra / sizeof *c->extra) {
+      c->extra[c->nextra++] = a; /* the return adjoint or the tape */
+      continue;
+    }
+    if (p >= nparams)
+      return zy_error(ZY_ERR_BAD_CALL, c->fn, c->call, NULL,
+                      "too many arguments: '%s' takes %u",
+                      LLVMGetValueName(c->fn), nparams);
+    LLVMValueRef v = zy_abi_convert(c->b, a, params[p]);
+    if (!v)
+      return bad_argument(c, a, params[p], p);
+    if (read_activity(c, m, mname, params[p], p, &k))
+      return -1;
+    c->args[c->nargs++] = v;
+  }
+  if (c->nargs != nparams)
+    return zy_error(ZY_ERR_BAD_CALL, c->fn, c->call, NULL,
+                    "too few arguments: '%s' takes %u, the call passes %u",
+                    LLVMGetValueName(c->fn), nparams, c->nargs);
+  return 0;
+}
+
+ZyTT *zy_abi_seeds(ZyCall *c) {
+  ZyTypes *ct = zy_types_analyze(c->caller, NULL);
+  unsigned np = LLVMCountParams(c->fn);
+  ZyTT *seeds = calloc(np + 1, sizeof *seeds);
+  for (unsigned k = 0; k < np; k++) {
+    const ZyTT *t = zy_types_of(ct, c->args[k]);
+    if (t)
+      zy_tt_merge(&seeds[k], t);
+  }
+  zy_types_free(ct);
+  return seeds;
+}
+
+void zy_abi_free_seeds(ZyCall *c, ZyTT *seeds) {
+  unsigned np = LLVMCountParams(c->fn);
+  for (unsigned k = 0; k < np; k++)
+    zy_tt_free(&seeds[k]);
+  free(seeds);
+}
