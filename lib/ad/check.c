@@ -255,7 +255,9 @@ static int check_memory(ZyGen *g) {
                 "pass the argument with enzyme_const if no derivative "
                 "flows through its memory",
                 "calls that receive pointers to memory with a shadow are "
-                "not supported yet");
+                "not supported yet (a call to '%s')",
+                callee && LLVMIsAFunction(callee) ? LLVMGetValueName(callee)
+                                                  : "an unknown function");
       } else if (op == LLVMBitCast && int_from_shadowed_memory(
                                           g, LLVMGetOperand(i, 0), 0) &&
                  zy_type_differentiable(LLVMTypeOf(i))) {
