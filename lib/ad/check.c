@@ -6,6 +6,7 @@
 #include "ad.h"
 
 #include "analysis/effects.h"
+#include "blas.h"
 #include "rules.h"
 
 #include <string.h>
@@ -24,6 +25,8 @@ static int stores_to_inactive_global(LLVMValueRef p) {
  * when it only prints. */
 static int check_call_flow(ZyGen *g, LLVMValueRef call) {
   LLVMValueRef callee = LLVMGetCalledValue(call);
+  if (zy_blas_routine(callee, NULL, NULL) || zy_blas_like(callee))
+    return zy_blas_check(g, call);
   if (zy_rule_for_call(callee) || zy_llvm_call_reads_only(call) ||
       zy_activity_inactive_function(callee))
     return 0;
@@ -238,6 +241,14 @@ static int check_memory(ZyGen *g) {
             (callee && LLVMIsAFunction(callee) && !LLVMIsDeclaration(callee) &&
              !LLVMIsFunctionVarArg(LLVMGlobalGetValueType(callee))))
           continue;
+        if (zy_blas_routine(callee, NULL, NULL) || zy_blas_like(callee)) {
+          int shadowed = 0;
+          for (unsigned k = 0; k < LLVMGetNumArgOperands(i); k++)
+            shadowed |= zy_activity_shadowed(g->act, LLVMGetOperand(i, k));
+          if (shadowed && zy_blas_check(g, i))
+            return -1;
+          continue;
+        }
         LLVMValueRef n, m;
         if (zy_activity_allocation(i) == ZY_ALLOC_REALLOC &&
             zy_activity_allocation_size(LLVMGetOperand(i, 0), &n, &m))

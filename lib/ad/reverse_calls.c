@@ -7,6 +7,7 @@
 #include "ad.h"
 
 #include "analysis/effects.h"
+#include "blas.h"
 #include "rules.h"
 
 #include <stdlib.h>
@@ -23,6 +24,13 @@ ZyCallMode zy_call_mode(ZyGen *g, LLVMValueRef call) {
     return ZY_CALL_PLAIN;
   if (zy_rule_for_call(callee))
     return ZY_CALL_RULE;
+  if (zy_blas_routine(callee, NULL, NULL)) {
+    int involved = zy_activity_active(g->act, call);
+    for (unsigned k = 0; k < LLVMGetNumArgOperands(call); k++)
+      involved |= zy_activity_active(g->act, LLVMGetOperand(call, k)) ||
+                  zy_activity_shadowed(g->act, LLVMGetOperand(call, k));
+    return involved ? ZY_CALL_BLAS : ZY_CALL_PLAIN;
+  }
   const char *name = callee && LLVMIsAFunction(callee)
                          ? LLVMGetValueName(callee)
                          : "";
@@ -267,6 +275,8 @@ int zy_reverse_call(ZyGen *g, LLVMValueRef call, LLVMValueRef d) {
     return call_recompute(g, call, callee, d);
   case ZY_CALL_SPLIT:
     return call_split(g, call, d);
+  case ZY_CALL_BLAS:
+    return zy_blas_reverse(g, call, d);
   default:
     break;
   }

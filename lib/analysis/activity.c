@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "activity.h"
 
+#include "ad/blas.h"
 #include "llvm/glue.h"
 #include "support/vec.h"
 
@@ -364,11 +365,13 @@ static void compute_shadowed(ZyActivity *a, LLVMValueRef fn,
   }
 }
 
-/* A call to a function with a body that receives shadowed pointers: it
- * may read derivatives from that memory and write some to it. */
+/* A call to a function with a body, or to a BLAS routine, that receives
+ * shadowed pointers: it may read derivatives from that memory and write
+ * some to it. */
 static int reads_shadowed(ZyActivity *a, LLVMValueRef i) {
   LLVMValueRef f = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
-  if (!f || !LLVMIsAFunction(f) || LLVMIsDeclaration(f) ||
+  if (!f || !LLVMIsAFunction(f) ||
+      (LLVMIsDeclaration(f) && !zy_blas_routine(f, NULL, NULL)) ||
       zy_activity_inactive_function(f))
     return 0;
   for (unsigned k = 0; k < LLVMGetNumArgOperands(i); k++)
