@@ -222,7 +222,8 @@ int zy_blas_check(ZyGen *g, LLVMValueRef call) {
     return ZY_GEN_ERROR(
         g, ZY_ERR_NO_RULE,
         "Zymase differentiates ?dot ?axpy ?scal ?copy ?nrm2 ?asum ?gemv "
-        "?ger ?gemm (d and s, CBLAS and Fortran names); pass the arrays "
+        "?ger ?gemm ?syrk ?trsv ?trsm (d and s, CBLAS and Fortran names); "
+        "pass the arrays "
         "as enzyme_const if no derivative flows through this call",
         "the BLAS routine '%s' is not differentiated yet", name);
   ZyBlasCall *c = blas_new(g, call);
@@ -263,8 +264,8 @@ LLVMValueRef zy_blas_val(ZyBlasCall *c, unsigned k) {
   if (zy_blas_planning(c))
     return c->fval[k];
   if (!c->rval[k])
-    c->rval[k] = c->fortran ? reload(c, c->fval[k])
-                            : zy_lookup(c->g, zy_blas_arg(c, k));
+    c->rval[k] =
+        c->fortran ? reload(c, c->fval[k]) : zy_lookup(c->g, zy_blas_arg(c, k));
   return c->rval[k];
 }
 
@@ -285,8 +286,7 @@ static LLVMValueRef call_fn(ZyBlasCall *c, const char *name, LLVMTypeRef ret,
 
 static LLVMValueRef bytes(ZyBlasCall *c, LLVMValueRef elems) {
   LLVMBuilderRef b = c->g->b;
-  return LLVMBuildMul(b, elems, LLVMConstInt(c->i64, c->single ? 4 : 8, 0),
-                      "");
+  return LLVMBuildMul(b, elems, LLVMConstInt(c->i64, c->single ? 4 : 8, 0), "");
 }
 
 /* Copies `elems` elements from the forward pointer of argument k into a
@@ -306,44 +306,49 @@ static LLVMValueRef sext(ZyBlasCall *c, LLVMValueRef v) {
 }
 
 /* In the reverse: the cache of argument k, reloaded. */
-static LLVMValueRef want(ZyBlasCall *c, unsigned k) {
-  return zy_blas_planning(c) ? NULL : c->rcache[k];
+static LLVMValueRef want(ZyBlasCall *c, unsigned k, int after) {
+  return zy_blas_planning(c) ? NULL
+                             : c->rcache[k + (after ? ZY_BLAS_MAXARGS : 0)];
 }
 
 LLVMValueRef zy_blas_vec(ZyBlasCall *c, unsigned k, LLVMValueRef n,
                          LLVMValueRef inc, int after) {
   if (!zy_blas_planning(c))
-    return want(c, k);
-  if (c->phase != (after ? ZY_BLAS_AFTER : ZY_BLAS_BEFORE) || c->cache[k])
+    return want(c, k, after);
+  unsigned slot = k + (after ? ZY_BLAS_MAXARGS : 0);
+  if (c->phase != (after ? ZY_BLAS_AFTER : ZY_BLAS_BEFORE) || c->cache[slot])
     return NULL;
   LLVMBuilderRef b = c->g->b;
   LLVMValueRef n64 = sext(c, n), inc64 = sext(c, inc);
-  LLVMValueRef zero = LLVMConstInt(c->i64, 0, 0), one = LLVMConstInt(c->i64, 1, 0);
+  LLVMValueRef zero = LLVMConstInt(c->i64, 0, 0),
+               one = LLVMConstInt(c->i64, 1, 0);
   LLVMValueRef neg = LLVMBuildICmp(b, LLVMIntSLT, inc64, zero, "");
-  LLVMValueRef ainc = LLVMBuildSelect(b, neg, LLVMBuildNeg(b, inc64, ""),
-                                      inc64, "");
+  LLVMValueRef ainc =
+      LLVMBuildSelect(b, neg, LLVMBuildNeg(b, inc64, ""), inc64, "");
   LLVMValueRef span = LLVMBuildAdd(
       b, LLVMBuildMul(b, LLVMBuildSub(b, n64, one, ""), ainc, ""), one, "");
   LLVMValueRef pos = LLVMBuildICmp(b, LLVMIntSGT, n64, zero, "");
-  c->cache[k] = copy_array(c, k, LLVMBuildSelect(b, pos, span, zero, ""));
+  c->cache[slot] = copy_array(c, k, LLVMBuildSelect(b, pos, span, zero, ""));
   return NULL;
 }
 
 LLVMValueRef zy_blas_mat(ZyBlasCall *c, unsigned k, LLVMValueRef rows,
                          LLVMValueRef cols, LLVMValueRef ld, int after) {
   if (!zy_blas_planning(c))
-    return want(c, k);
-  if (c->phase != (after ? ZY_BLAS_AFTER : ZY_BLAS_BEFORE) || c->cache[k])
+    return want(c, k, after);
+  unsigned slot = k + (after ? ZY_BLAS_MAXARGS : 0);
+  if (c->phase != (after ? ZY_BLAS_AFTER : ZY_BLAS_BEFORE) || c->cache[slot])
     return NULL;
   LLVMBuilderRef b = c->g->b;
   LLVMValueRef r64 = sext(c, rows), c64 = sext(c, cols), ld64 = sext(c, ld);
-  LLVMValueRef zero = LLVMConstInt(c->i64, 0, 0), one = LLVMConstInt(c->i64, 1, 0);
+  LLVMValueRef zero = LLVMConstInt(c->i64, 0, 0),
+               one = LLVMConstInt(c->i64, 1, 0);
   LLVMValueRef span = LLVMBuildAdd(
       b, LLVMBuildMul(b, LLVMBuildSub(b, c64, one, ""), ld64, ""), r64, "");
   LLVMValueRef pos =
       LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntSGT, r64, zero, ""),
                    LLVMBuildICmp(b, LLVMIntSGT, c64, zero, ""), "");
-  c->cache[k] = copy_array(c, k, LLVMBuildSelect(b, pos, span, zero, ""));
+  c->cache[slot] = copy_array(c, k, LLVMBuildSelect(b, pos, span, zero, ""));
   return NULL;
 }
 
@@ -375,8 +380,9 @@ LLVMValueRef zy_blas_mode(ZyBlasCall *c, char m) {
 }
 
 LLVMValueRef zy_blas_scratch(ZyBlasCall *c, LLVMValueRef n) {
-  LLVMValueRef sz = bytes(c, sext(c, n));
-  return call_fn(c, "malloc", c->ptr, &sz, 1);
+  LLVMValueRef args[] = {sext(c, n),
+                         LLVMConstInt(c->i64, c->single ? 4 : 8, 0)};
+  return call_fn(c, "calloc", c->ptr, args, 2);
 }
 
 void zy_blas_release(ZyBlasCall *c, LLVMValueRef p) {
@@ -416,8 +422,8 @@ static LLVMValueRef mode_string(ZyBlasCall *c, char m) {
   return gv;
 }
 
-LLVMValueRef zy_blas_emit(ZyBlasCall *c, const char *name,
-                          const char *letters, LLVMValueRef *args) {
+LLVMValueRef zy_blas_emit(ZyBlasCall *c, const char *name, const char *letters,
+                          LLVMValueRef *args) {
   ZyGen *g = c->g;
   char fname[64];
   const ZyBlasRoutine *r = by_name(name, strlen(name));
@@ -431,9 +437,9 @@ LLVMValueRef zy_blas_emit(ZyBlasCall *c, const char *name,
       a[n++] = zy_blas_int(c, 102); /* CblasColMajor */
     for (unsigned k = 0; letters[k]; k++)
       a[n++] = is_mode(letters[k])
-                   ? zy_blas_int(c, cblas_enum(letters[k],
-                                               (char)LLVMConstIntGetZExtValue(
-                                                   args[k])))
+                   ? zy_blas_int(
+                         c, cblas_enum(letters[k],
+                                       (char)LLVMConstIntGetZExtValue(args[k])))
                    : args[k];
     return call_fn(c, fname, ret, a, n);
   }
@@ -461,17 +467,24 @@ LLVMValueRef zy_blas_emit(ZyBlasCall *c, const char *name,
 /* The body of one element of a helper loop at px, py. */
 static void loop_element(LLVMBuilderRef b, int kind, LLVMTypeRef ft,
                          LLVMValueRef px, LLVMValueRef py, LLVMValueRef s,
-                         LLVMValueRef acc) {
+                         LLVMValueRef acc, LLVMValueRef i, LLVMValueRef j) {
   LLVMValueRef zero = LLVMConstReal(ft, 0), one = LLVMConstReal(ft, 1);
   LLVMValueRef x = LLVMBuildLoad2(b, ft, px, "");
-  if (kind == ZY_BLAS_LOOP_DOT) {
+  if (kind >= ZY_BLAS_LOOP_TRI) {
+    static const LLVMIntPredicate in[] = {LLVMIntSLE, LLVMIntSGE, LLVMIntSLT,
+                                          LLVMIntSGT};
+    LLVMValueRef on = LLVMBuildICmp(b, in[kind - ZY_BLAS_LOOP_TRI], i, j, "");
+    LLVMValueRef y = LLVMBuildLoad2(b, ft, py, "");
+    LLVMValueRef sum = LLVMBuildFAdd(b, y, LLVMBuildFMul(b, s, x, ""), "");
+    LLVMBuildStore(b, LLVMBuildSelect(b, on, sum, y, ""), py);
+  } else if (kind == ZY_BLAS_LOOP_DOT) {
     LLVMValueRef y = LLVMBuildLoad2(b, ft, py, "");
     LLVMValueRef a = LLVMBuildLoad2(b, ft, acc, "");
     LLVMBuildStore(b, LLVMBuildFAdd(b, a, LLVMBuildFMul(b, x, y, ""), ""), acc);
   } else if (kind == ZY_BLAS_LOOP_SCAL) {
     LLVMValueRef z = LLVMBuildFCmp(b, LLVMRealOEQ, s, zero, "");
-    LLVMBuildStore(b, LLVMBuildSelect(b, z, zero, LLVMBuildFMul(b, x, s, ""), ""),
-                   px);
+    LLVMBuildStore(
+        b, LLVMBuildSelect(b, z, zero, LLVMBuildFMul(b, x, s, ""), ""), px);
   } else {
     LLVMValueRef sg = LLVMBuildSelect(
         b, LLVMBuildFCmp(b, LLVMRealOGT, x, zero, ""), one,
@@ -486,7 +499,8 @@ static void loop_element(LLVMBuilderRef b, int kind, LLVMTypeRef ft,
 /* The helper function for `kind`: (i32 m, i32 n, ptr x, i32 ldx, ptr y,
  * i32 ldy, fp s) -> fp, two nested loops over j < n, i < m. */
 static LLVMValueRef loop_fn(ZyBlasCall *c, int kind) {
-  static const char *const kinds[] = {"dot", "scal", "sign"};
+  static const char *const kinds[] = {"dot",  "scal",  "sign", "triu",
+                                      "tril", "triu1", "tril1"};
   char name[64];
   snprintf(name, sizeof name, "zymase.blas.%s.%s", kinds[kind],
            c->single ? "f32" : "f64");
@@ -526,10 +540,12 @@ static LLVMValueRef loop_fn(ZyBlasCall *c, int kind) {
   LLVMValueRef jy = LLVMBuildMul(b, LLVMBuildSExt(b, j, i64, ""),
                                  LLVMBuildSExt(b, p[5], i64, ""), "");
   LLVMValueRef i64v = LLVMBuildSExt(b, i, i64, "");
-  LLVMValueRef ix = LLVMBuildAdd(b, i64v, jx, ""), iy = LLVMBuildAdd(b, i64v, jy, "");
+  LLVMValueRef ix = LLVMBuildAdd(b, i64v, jx, ""),
+               iy = LLVMBuildAdd(b, i64v, jy, "");
   LLVMValueRef px = LLVMBuildGEP2(b, ft, p[2], &ix, 1, "");
-  LLVMValueRef py = kind == ZY_BLAS_LOOP_SCAL ? px : LLVMBuildGEP2(b, ft, p[4], &iy, 1, "");
-  loop_element(b, kind, ft, px, py, p[6], acc);
+  LLVMValueRef py =
+      kind == ZY_BLAS_LOOP_SCAL ? px : LLVMBuildGEP2(b, ft, p[4], &iy, 1, "");
+  loop_element(b, kind, ft, px, py, p[6], acc, i, j);
   LLVMValueRef i1 = LLVMBuildAdd(b, i, one, "");
   LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, i1, p[0], ""), inner, latch);
   LLVMPositionBuilderAtEnd(b, latch);
@@ -549,7 +565,11 @@ LLVMValueRef zy_blas_loop(ZyBlasCall *c, int kind, LLVMValueRef m,
                           LLVMValueRef n, LLVMValueRef x, LLVMValueRef ldx,
                           LLVMValueRef y, LLVMValueRef ldy, LLVMValueRef s) {
   LLVMValueRef f = loop_fn(c, kind);
-  LLVMValueRef args[] = {m, n, x, ldx, y ? y : LLVMConstNull(c->ptr),
+  LLVMValueRef args[] = {m,
+                         n,
+                         x,
+                         ldx,
+                         y ? y : LLVMConstNull(c->ptr),
                          ldy ? ldy : zy_blas_int(c, 0),
                          s ? s : zy_blas_fp(c, 0)};
   return LLVMBuildCall2(c->g->b, LLVMGlobalGetValueType(f), f, args, 7, "");
@@ -586,11 +606,11 @@ int zy_blas_reverse(ZyGen *g, LLVMValueRef call, LLVMValueRef d) {
   memset(c->rval, 0, sizeof c->rval);
   memset(c->rcache, 0, sizeof c->rcache);
   /* Reload the caches first (the builder asks for them in any order). */
-  for (unsigned k = 0; k < ZY_BLAS_MAXARGS; k++)
+  for (unsigned k = 0; k < 2 * ZY_BLAS_MAXARGS; k++)
     if (c->cache[k])
       c->rcache[k] = reload(c, c->cache[k]);
   int err = c->r->adjoint(c);
-  for (unsigned k = 0; k < ZY_BLAS_MAXARGS; k++)
+  for (unsigned k = 0; k < 2 * ZY_BLAS_MAXARGS; k++)
     if (c->rcache[k])
       zy_blas_release(c, c->rcache[k]);
   return err;

@@ -12,9 +12,9 @@ struct ZyGen;
 
 /* One row of blas.def. */
 typedef struct ZyBlasRoutine {
-  const char *name;    /* "gemm"                                          */
-  const char *args;    /* argument letters (see blas.def)                 */
-  int returns;         /* returns a floating-point value                  */
+  const char *name; /* "gemm"                                          */
+  const char *args; /* argument letters (see blas.def)                 */
+  int returns;      /* returns a floating-point value                  */
   int (*adjoint)(struct ZyBlasCall *); /* NULL: not differentiated yet    */
 } ZyBlasRoutine;
 

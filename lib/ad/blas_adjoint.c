@@ -93,9 +93,9 @@ int zy_blas_adj_nrm2(ZyBlasCall *c) {
     return 0;
   LLVMBuilderRef b = c->g->b;
   LLVMValueRef r = zy_lookup(c->g, c->call);
-  LLVMValueRef t = LLVMBuildSelect(
-      b, LLVMBuildFCmp(b, LLVMRealOEQ, r, F(0), ""), F(0),
-      LLVMBuildFDiv(b, c->d, r, ""), "");
+  LLVMValueRef t =
+      LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOEQ, r, F(0), ""), F(0),
+                      LLVMBuildFDiv(b, c->d, r, ""), "");
   EMIT("axpy", "naxiyi", V(0), t, x, V(2), SH(1), V(2));
   return 0;
 }
@@ -179,14 +179,12 @@ int zy_blas_adj_gemm(ZyBlasCall *c) {
   char ta = rm ? c->mode[1] : c->mode[0], tb = rm ? c->mode[0] : c->mode[1];
   LLVMValueRef m = rm ? V(3) : V(2), n = rm ? V(2) : V(3), k = V(4);
   LLVMValueRef lda = V(ia + 1), ldb = V(ib + 1), ldc = V(12);
-  LLVMValueRef A =
-      ACT(ib) || ACT(5) ? zy_blas_mat(c, ia, ta == 'N' ? m : k,
-                                      ta == 'N' ? k : m, lda, 0)
-                        : NULL;
-  LLVMValueRef B =
-      ACT(ia) || ACT(5) ? zy_blas_mat(c, ib, tb == 'N' ? k : n,
-                                      tb == 'N' ? n : k, ldb, 0)
-                        : NULL;
+  LLVMValueRef A = ACT(ib) || ACT(5) ? zy_blas_mat(c, ia, ta == 'N' ? m : k,
+                                                   ta == 'N' ? k : m, lda, 0)
+                                     : NULL;
+  LLVMValueRef B = ACT(ia) || ACT(5) ? zy_blas_mat(c, ib, tb == 'N' ? k : n,
+                                                   tb == 'N' ? n : k, ldb, 0)
+                                     : NULL;
   LLVMValueRef C = ACT(10) ? zy_blas_mat(c, 11, m, n, ldc, 0) : NULL;
   if (zy_blas_planning(c) || !ACT(11))
     return 0;
@@ -194,10 +192,10 @@ int zy_blas_adj_gemm(ZyBlasCall *c) {
   if (ACT(5)) {
     LLVMValueRef mn = LLVMBuildMul(c->g->b, m, n, "");
     LLVMValueRef tmp = zy_blas_scratch(c, mn);
-    EMIT("gemm", "TTnnnaAlAlaCl", MODE(ta), MODE(tb), m, n, k, F(1), A, lda,
-         B, ldb, F(0), tmp, m);
-    zy_blas_add_scalar(c, 5, zy_blas_loop(c, ZY_BLAS_LOOP_DOT, m, n, tmp, m,
-                                          dC, ldc, NULL));
+    EMIT("gemm", "TTnnnaAlAlaCl", MODE(ta), MODE(tb), m, n, k, F(1), A, lda, B,
+         ldb, F(0), tmp, m);
+    zy_blas_add_scalar(
+        c, 5, zy_blas_loop(c, ZY_BLAS_LOOP_DOT, m, n, tmp, m, dC, ldc, NULL));
     zy_blas_release(c, tmp);
   }
   if (ACT(10))
@@ -216,5 +214,124 @@ int zy_blas_adj_gemm(ZyBlasCall *c) {
     EMIT("gemm", "TTnnnaAlAlaCl", MODE('T'), MODE(ta), n, k, m, V(5), dC, ldc,
          A, lda, F(1), SH(ib), ldb);
   zy_blas_loop(c, ZY_BLAS_LOOP_SCAL, m, n, dC, ldc, NULL, NULL, V(10));
+  return 0;
+}
+
+static char flip_uplo(char u) { return u == 'U' ? 'L' : 'U'; }
+
+/* C = a op(A) op(A)^T + b C on triangle `uplo` of C, n x n: with T the
+ * triangle of dC, dA += a (T + T^T) op(A) (or op(A)^T ...),
+ * da += <T, op(A) op(A)^T>, db += <T, C before>, dC -= (1 - b) T. */
+int zy_blas_adj_syrk(ZyBlasCall *c) {
+  char uplo = c->mode[0], t = c->mode[1];
+  if (c->rowmajor)
+    uplo = flip_uplo(uplo), t = flip(t);
+  LLVMValueRef n = V(2), k = V(3), lda = V(6), ldc = V(9);
+  LLVMValueRef A = ACT(5) || ACT(4) ? zy_blas_mat(c, 5, t == 'N' ? n : k,
+                                                  t == 'N' ? k : n, lda, 0)
+                                    : NULL;
+  LLVMValueRef C = ACT(7) ? zy_blas_mat(c, 8, n, n, ldc, 0) : NULL;
+  if (zy_blas_planning(c) || !ACT(8))
+    return 0;
+  LLVMBuilderRef b = c->g->b;
+  LLVMValueRef dC = SH(8), nn = LLVMBuildMul(b, n, n, "");
+  int tri = ZY_BLAS_LOOP_TRI + zy_blas_tri(uplo, 0);
+  LLVMValueRef T = zy_blas_scratch(c, nn);
+  zy_blas_loop(c, tri, n, n, dC, ldc, T, n, F(1));
+  if (ACT(4)) {
+    LLVMValueRef P = zy_blas_scratch(c, nn);
+    EMIT("gemm", "TTnnnaAlAlaCl", MODE(t), MODE(flip(t)), n, n, k, F(1), A, lda,
+         A, lda, F(0), P, n);
+    zy_blas_add_scalar(
+        c, 4, zy_blas_loop(c, ZY_BLAS_LOOP_DOT, n, n, T, n, P, n, NULL));
+    zy_blas_release(c, P);
+  }
+  if (ACT(7))
+    zy_blas_add_scalar(
+        c, 7, zy_blas_loop(c, ZY_BLAS_LOOP_DOT, n, n, T, n, C, ldc, NULL));
+  for (int tr = 0; ACT(5) && tr < 2; tr++) {
+    if (t == 'N')
+      EMIT("gemm", "TTnnnaAlAlaCl", MODE(tr ? 'T' : 'N'), MODE('N'), n, k, n,
+           V(4), T, n, A, lda, F(1), SH(5), lda);
+    else
+      EMIT("gemm", "TTnnnaAlAlaCl", MODE('N'), MODE(tr ? 'T' : 'N'), k, n, n,
+           V(4), A, lda, T, n, F(1), SH(5), lda);
+  }
+  zy_blas_loop(c, tri, n, n, T, n, dC, ldc, LLVMBuildFSub(b, V(7), F(1), ""));
+  zy_blas_release(c, T);
+  return 0;
+}
+
+/* Adds scratch S (n x n, the gradient of op(A)) to the referenced
+ * triangle of dA: the transpose when op is a transpose. */
+static void add_triangle(ZyBlasCall *c, LLVMValueRef S, LLVMValueRef n,
+                         char uplo, char diag, unsigned ia, LLVMValueRef lda) {
+  zy_blas_loop(c, ZY_BLAS_LOOP_TRI + zy_blas_tri(uplo, diag == 'U'), n, n, S, n,
+               SH(ia), lda, F(1));
+}
+
+/* op(A) x_out = x_in, A n x n triangular: w = op(A)^-T dx (in place),
+ * d op(A) = -w x_out^T on the referenced triangle. */
+int zy_blas_adj_trsv(ZyBlasCall *c) {
+  char uplo = c->mode[0], t = c->mode[1], diag = c->mode[2];
+  if (c->rowmajor)
+    uplo = flip_uplo(uplo), t = flip(t);
+  LLVMValueRef n = V(3), lda = V(5), inc = V(7);
+  LLVMValueRef A = ACT(6) ? zy_blas_mat(c, 4, n, n, lda, 0) : NULL;
+  LLVMValueRef x = ACT(4) && ACT(6) ? zy_blas_vec(c, 6, n, inc, 1) : NULL;
+  if (zy_blas_planning(c) || !ACT(6))
+    return 0;
+  LLVMValueRef dx = SH(6);
+  EMIT("trsv", "UTDnAlyi", MODE(uplo), MODE(flip(t)), MODE(diag), n, A, lda, dx,
+       inc);
+  if (ACT(4)) {
+    LLVMValueRef S = zy_blas_scratch(c, LLVMBuildMul(c->g->b, n, n, ""));
+    if (t == 'N')
+      EMIT("ger", "nnaxixiCl", n, n, F(-1), dx, inc, x, inc, S, n);
+    else
+      EMIT("ger", "nnaxixiCl", n, n, F(-1), x, inc, dx, inc, S, n);
+    add_triangle(c, S, n, uplo, diag, 4, lda);
+    zy_blas_release(c, S);
+  }
+  return 0;
+}
+
+/* B := a op(A)^-1 B (side L, A m x m) or a B op(A)^-1 (side R, A n x n):
+ * W = op(A)^-T dB (or dB op(A)^-T), dB = a W, da += <W, B before>,
+ * d op(A) = -W X^T (or -X^T W) on the referenced triangle. */
+int zy_blas_adj_trsm(ZyBlasCall *c) {
+  char side = c->mode[0], uplo = c->mode[1], t = c->mode[2], diag = c->mode[3];
+  LLVMValueRef m = V(4), n = V(5), lda = V(8), ldb = V(10);
+  if (c->rowmajor) {
+    side = side == 'L' ? 'R' : 'L', uplo = flip_uplo(uplo);
+    m = V(5), n = V(4);
+  }
+  LLVMValueRef na = side == 'L' ? m : n;
+  LLVMValueRef A = ACT(9) ? zy_blas_mat(c, 7, na, na, lda, 0) : NULL;
+  LLVMValueRef X = ACT(7) && ACT(9) ? zy_blas_mat(c, 9, m, n, ldb, 1) : NULL;
+  LLVMValueRef B = ACT(6) && ACT(9) ? zy_blas_mat(c, 9, m, n, ldb, 0) : NULL;
+  if (zy_blas_planning(c) || !ACT(9))
+    return 0;
+  LLVMValueRef dB = SH(9);
+  int unscaled = ACT(6) || ACT(7);
+  EMIT("trsm", "SUTDnnaAlCl", MODE(side), MODE(uplo), MODE(flip(t)), MODE(diag),
+       m, n, unscaled ? F(1) : V(6), A, lda, dB, ldb);
+  if (ACT(7)) {
+    LLVMValueRef S = zy_blas_scratch(c, LLVMBuildMul(c->g->b, na, na, ""));
+    LLVMValueRef P = t == 'N' ? dB : X, Q = t == 'N' ? X : dB;
+    if (side == 'L') /* -W X^T, or its transpose -X W^T */
+      EMIT("gemm", "TTnnnaAlAlaCl", MODE('N'), MODE('T'), m, m, n, F(-1), P,
+           ldb, Q, ldb, F(0), S, m);
+    else /* -X^T W, or its transpose -W^T X */
+      EMIT("gemm", "TTnnnaAlAlaCl", MODE('T'), MODE('N'), n, n, m, F(-1), Q,
+           ldb, P, ldb, F(0), S, n);
+    add_triangle(c, S, na, uplo, diag, 7, lda);
+    zy_blas_release(c, S);
+  }
+  if (ACT(6))
+    zy_blas_add_scalar(
+        c, 6, zy_blas_loop(c, ZY_BLAS_LOOP_DOT, m, n, dB, ldb, B, ldb, NULL));
+  if (unscaled)
+    zy_blas_loop(c, ZY_BLAS_LOOP_SCAL, m, n, dB, ldb, NULL, NULL, V(6));
   return 0;
 }

@@ -21,14 +21,16 @@ typedef struct ZyBlasCall {
   LLVMValueRef call;
   const ZyBlasRoutine *r;
   int fortran, single, phase;
-  unsigned off;        /* operand index of argument 0 (1 after a layout) */
+  unsigned off; /* operand index of argument 0 (1 after a layout) */
   int rowmajor;
-  char mode[ZY_BLAS_MAXARGS];      /* T/U/D/S arguments: N T / U L / N U / L R */
+  char mode[ZY_BLAS_MAXARGS]; /* T/U/D/S arguments: N T / U L / N U / L R */
   LLVMValueRef fval[ZY_BLAS_MAXARGS]; /* forward values of scalars      */
   LLVMValueRef rval[ZY_BLAS_MAXARGS]; /* ... reloaded in the reverse    */
-  LLVMValueRef cache[ZY_BLAS_MAXARGS];/* forward copies of arrays       */
-  LLVMValueRef rcache[ZY_BLAS_MAXARGS];/* ... reloaded in the reverse   */
-  LLVMValueRef d;      /* adjoint of the result                          */
+  /* Forward copies of arrays: [k] taken before the call, [ZY_BLAS_MAXARGS
+   * + k] after it; and the same reloaded in the reverse. */
+  LLVMValueRef cache[2 * ZY_BLAS_MAXARGS];
+  LLVMValueRef rcache[2 * ZY_BLAS_MAXARGS];
+  LLVMValueRef d; /* adjoint of the result                          */
   LLVMTypeRef ft, i32, i64, ptr;
 } ZyBlasCall;
 
@@ -58,18 +60,30 @@ void zy_blas_add_scalar(ZyBlasCall *c, unsigned k, LLVMValueRef v);
  * ABI with arguments `args` described by `letters` (as in blas.def; a
  * T/U/D/S argument is an i8 constant 'N', 'T', ...), in column-major
  * layout; returns the call. */
-LLVMValueRef zy_blas_emit(ZyBlasCall *c, const char *name,
-                          const char *letters, LLVMValueRef *args);
+LLVMValueRef zy_blas_emit(ZyBlasCall *c, const char *name, const char *letters,
+                          LLVMValueRef *args);
 /* Reverse: helper loops over an m x n column-major matrix (ld), or a
  * strided vector (m = 1, ld = increment):
  *   ZY_BLAS_LOOP_DOT   returns sum X .* Y
  *   ZY_BLAS_LOOP_SCAL  X *= s (X = 0 when s is 0)
- *   ZY_BLAS_LOOP_SIGN  Y += s * sign(X)                                  */
-enum { ZY_BLAS_LOOP_DOT, ZY_BLAS_LOOP_SCAL, ZY_BLAS_LOOP_SIGN };
+ *   ZY_BLAS_LOOP_SIGN  Y += s * sign(X)
+ *   ZY_BLAS_LOOP_TRI + t  Y += s * X on a triangle (row i, column j):
+ *                      t = 0: i <= j, 1: i >= j, 2: i < j, 3: i > j     */
+enum {
+  ZY_BLAS_LOOP_DOT,
+  ZY_BLAS_LOOP_SCAL,
+  ZY_BLAS_LOOP_SIGN,
+  ZY_BLAS_LOOP_TRI
+};
+/* The ZY_BLAS_LOOP_TRI offset for triangle `uplo` ('U' or 'L'), without
+ * its diagonal when `strict`. */
+static inline int zy_blas_tri(char uplo, int strict) {
+  return (uplo == 'U' ? 0 : 1) + (strict ? 2 : 0);
+}
 LLVMValueRef zy_blas_loop(ZyBlasCall *c, int kind, LLVMValueRef m,
                           LLVMValueRef n, LLVMValueRef x, LLVMValueRef ldx,
                           LLVMValueRef y, LLVMValueRef ldy, LLVMValueRef s);
-/* Reverse: a scratch array of `n` elements, and its release. */
+/* Reverse: a zeroed scratch array of `n` elements, and its release. */
 LLVMValueRef zy_blas_scratch(ZyBlasCall *c, LLVMValueRef n);
 void zy_blas_release(ZyBlasCall *c, LLVMValueRef p);
 
@@ -88,5 +102,8 @@ int zy_blas_adj_asum(ZyBlasCall *c);
 int zy_blas_adj_gemv(ZyBlasCall *c);
 int zy_blas_adj_ger(ZyBlasCall *c);
 int zy_blas_adj_gemm(ZyBlasCall *c);
+int zy_blas_adj_syrk(ZyBlasCall *c);
+int zy_blas_adj_trsv(ZyBlasCall *c);
+int zy_blas_adj_trsm(ZyBlasCall *c);
 
 #endif
