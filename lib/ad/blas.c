@@ -25,8 +25,8 @@ static const ZyBlasRoutine *by_name(const char *s, size_t len) {
 
 const ZyBlasRoutine *zy_blas_routine(LLVMValueRef callee, int *fortran,
                                      int *single) {
-  if (!callee || !LLVMIsAFunction(callee))
-    return NULL;
+  if (!callee || !LLVMIsAFunction(callee) || !LLVMIsDeclaration(callee))
+    return NULL; /* a body of the user's: differentiated as it is */
   size_t len;
   const char *s = LLVMGetValueName2(callee, &len);
   int f = 1;
@@ -47,7 +47,7 @@ const ZyBlasRoutine *zy_blas_routine(LLVMValueRef callee, int *fortran,
 }
 
 int zy_blas_like(LLVMValueRef callee) {
-  return callee && LLVMIsAFunction(callee) &&
+  return callee && LLVMIsAFunction(callee) && LLVMIsDeclaration(callee) &&
          !strncmp(LLVMGetValueName(callee), "cblas_", 6);
 }
 

@@ -18,8 +18,8 @@ typedef struct ZyBlasRoutine {
   int (*adjoint)(struct ZyBlasCall *); /* NULL: not differentiated yet    */
 } ZyBlasRoutine;
 
-/* The routine `callee` names (cblas_dgemm, dgemm_, cblas_sgemm, sgemm_),
- * or NULL; `fortran` and `single` (may be NULL) tell the ABI and the
+/* The routine `callee` (a declaration) names (cblas_dgemm, dgemm_,
+ * cblas_sgemm, sgemm_), or NULL; `fortran` and `single` (may be NULL) tell the ABI and the
  * precision. */
 const ZyBlasRoutine *zy_blas_routine(LLVMValueRef callee, int *fortran,
                                      int *single);
