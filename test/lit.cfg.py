@@ -48,6 +48,21 @@ if getattr(config, "sanitizer_preload", ""):
     config.available_features.add("sanitizer")
 config.substitutions.append(("%valgrind", valgrind))
 config.available_features.add(f"llvm{config.llvm_major}")
+
+# BLAS for the blas-* tests (tools/install-deps installs both): OpenBLAS,
+# and the reference BLAS linked by path with an rpath so that the
+# libblas.so.3 alternative cannot swap it for OpenBLAS at run time.
+libdir = "/usr/lib/x86_64-linux-gnu"
+if os.path.exists(os.path.join(libdir, "libopenblas.so")) and \
+        os.path.exists("/usr/include/x86_64-linux-gnu/cblas.h"):
+    config.available_features.add("openblas")
+    config.substitutions.append(("%openblas", "-lopenblas"))
+    config.environment["OPENBLAS_NUM_THREADS"] = "1"
+refblas = os.path.join(libdir, "blas", "libblas.so.3")
+if os.path.exists(refblas):
+    config.available_features.add("refblas")
+    config.substitutions.append(
+        ("%refblas", f"{refblas} -Wl,-rpath,{os.path.dirname(refblas)}"))
 config.environment["PATH"] = bin + os.pathsep + config.environment.get("PATH", "")
 
 # A sanitizer build of the plugin (-DZYMASE_SANITIZE=ON) runs inside the

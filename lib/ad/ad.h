@@ -150,6 +150,7 @@ typedef struct ZyGen {
   LLVMValueRef retslot;/* which return was taken                         */
   LLVMBasicBlockRef rstart;
   ZyMap tapes;         /* primal call -> forward value of its tape       */
+  ZyMap blas;          /* primal BLAS call -> its ZyBlasCall* (blas.c)   */
   /* Loops (loops.c). */
   ZyLoopNest *nest;
   ZyLoop *loops;
@@ -386,6 +387,7 @@ typedef enum ZyCallMode {
   ZY_CALL_MEMORY,    /* allocation, free, memcpy/memset: memory rules   */
   ZY_CALL_RECOMPUTE, /* gradient recomputing the callee (pure callee)   */
   ZY_CALL_SPLIT,     /* augmented forward call now, reverse call later */
+  ZY_CALL_BLAS,      /* a BLAS routine: BLAS calls in the adjoint      */
 } ZyCallMode;
 ZyCallMode zy_call_mode(ZyGen *g, LLVMValueRef call);
 ZySig zy_call_sig(ZyGen *g, LLVMValueRef call);

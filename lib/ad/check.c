@@ -7,6 +7,7 @@
 
 #include "analysis/effects.h"
 #include "analysis/registry.h"
+#include "blas.h"
 #include "rules.h"
 
 #include <string.h>
@@ -40,6 +41,8 @@ static int check_call_flow(ZyGen *g, LLVMValueRef call) {
     }
   if (w)
     return 0;
+  if (zy_blas_routine(callee, NULL, NULL) || zy_blas_like(callee))
+    return zy_blas_check(g, call);
   if (zy_rule_for_call(callee) || zy_llvm_call_reads_only(call) ||
       zy_activity_inactive_function(callee))
     return 0;
@@ -271,6 +274,14 @@ static int check_memory(ZyGen *g) {
             (zy_registry_differentiable(callee) &&
              !LLVMIsFunctionVarArg(LLVMGlobalGetValueType(callee))))
           continue;
+        if (zy_blas_routine(callee, NULL, NULL) || zy_blas_like(callee)) {
+          int shadowed = 0;
+          for (unsigned k = 0; k < LLVMGetNumArgOperands(i); k++)
+            shadowed |= zy_activity_shadowed(g->act, LLVMGetOperand(i, k));
+          if (shadowed && zy_blas_check(g, i))
+            return -1;
+          continue;
+        }
         LLVMValueRef n, m;
         if (zy_activity_allocation(i) == ZY_ALLOC_REALLOC &&
             zy_activity_allocation_size(LLVMGetOperand(i, 0), &n, &m))
@@ -294,7 +305,9 @@ static int check_memory(ZyGen *g) {
                 "pass the argument with enzyme_const if no derivative "
                 "flows through its memory",
                 "calls that receive pointers to memory with a shadow are "
-                "not supported yet");
+                "not supported yet (a call to '%s')",
+                callee && LLVMIsAFunction(callee) ? LLVMGetValueName(callee)
+                                                  : "an unknown function");
       } else if (op == LLVMBitCast && int_from_shadowed_memory(
                                           g, LLVMGetOperand(i, 0), 0) &&
                  zy_type_differentiable(LLVMTypeOf(i))) {

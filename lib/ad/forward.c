@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
+#include "blas.h"
 #include "rules.h"
 
 #include <string.h>
@@ -133,12 +134,17 @@ int zy_forward_sweep(ZyGen *g) {
         err = zy_forward_split_call(g, i);
         continue;
       } else if (!is_debug_intrinsic(i)) {
+        int blas = LLVMIsACallInst(i) && zy_call_mode(g, i) == ZY_CALL_BLAS;
+        if (blas && (err = zy_blas_forward(g, i, 0)))
+          continue;
         LLVMValueRef c = LLVMInstructionClone(i);
         if (LLVMIsACallInst(c) && zy_rule_known(LLVMGetCalledValue(c)))
           mark_pure(g, c);
         LLVMInsertIntoBuilderWithName(g->b, c, name);
         zy_map_put(&g->vmap, i, c);
         remap_operands(g, c);
+        if (blas && (err = zy_blas_forward(g, i, 1)))
+          continue;
       } else {
         continue;
       }

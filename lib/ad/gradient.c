@@ -2,6 +2,7 @@
  * order, are listed in build_gradient().
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
+#include "blas.h"
 
 #include "abi/abi.h"
 #include "analysis/registry.h"
@@ -239,6 +240,7 @@ static void free_gen(ZyGen *g) {
   zy_map_free(&g->predidx);
   zy_map_free(&g->shadow);
   zy_map_free(&g->tapes);
+  zy_blas_free(g);
   zy_loops_free(g);
   zy_vec_free(&g->tape);
   zy_vec_free(&g->ext_reallocs);

@@ -294,7 +294,8 @@ int zy_reverse_sweep(ZyGen *g) {
       else if (zy_reverse_memory_needed(g, i))
         err = zy_reverse_memory(g, i, NULL);
       else if (LLVMIsACallInst(i) && (zy_call_mode(g, i) == ZY_CALL_SPLIT ||
-                                      zy_call_mode(g, i) == ZY_CALL_WRITER))
+                                      zy_call_mode(g, i) == ZY_CALL_WRITER ||
+                                      zy_call_mode(g, i) == ZY_CALL_BLAS))
         err = zy_reverse_call(g, i, NULL);
     }
     phis.len = dphis.len = 0;

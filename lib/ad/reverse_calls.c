@@ -9,6 +9,7 @@
 #include "abi/abi.h"
 #include "analysis/effects.h"
 #include "analysis/registry.h"
+#include "blas.h"
 #include "rules.h"
 
 #include <stdlib.h>
@@ -43,6 +44,8 @@ ZyCallMode zy_call_mode(ZyGen *g, LLVMValueRef call) {
     return ZY_CALL_RULE;
   if (zy_rule_writer_for_call(callee))
     return ZY_CALL_WRITER;
+  if (zy_blas_routine(callee, NULL, NULL))
+    return touches_derivatives(g, call) ? ZY_CALL_BLAS : ZY_CALL_PLAIN;
   const char *name = callee && LLVMIsAFunction(callee)
                          ? LLVMGetValueName(callee)
                          : "";
@@ -338,6 +341,8 @@ int zy_reverse_call(ZyGen *g, LLVMValueRef call, LLVMValueRef d) {
     return call_recompute(g, call, callee, d);
   case ZY_CALL_SPLIT:
     return call_split(g, call, d);
+  case ZY_CALL_BLAS:
+    return zy_blas_reverse(g, call, d);
   default:
     break;
   }

@@ -5,6 +5,7 @@
 #include "activity.h"
 
 #include "registry.h"
+#include "ad/blas.h"
 
 #include "llvm/glue.h"
 #include "support/vec.h"
@@ -350,12 +351,13 @@ static int reads_shadowed_global(ZyActivity *a, LLVMValueRef fn) {
   return r;
 }
 
-/* A call to a function with a body (or a custom gradient) that receives
- * shadowed pointers, or reads a shadowed global: it
+/* A call to a function with a body (or a custom gradient), or to a BLAS
+ * routine, that receives shadowed pointers, or reads a shadowed global: it
  * may read derivatives from that memory and write some to it. */
 static int reads_shadowed(ZyActivity *a, LLVMValueRef i) {
   LLVMValueRef f = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
-  if (!zy_registry_differentiable(f) || zy_activity_inactive_function(f))
+  if ((!zy_registry_differentiable(f) && !zy_blas_routine(f, NULL, NULL)) ||
+      zy_activity_inactive_function(f))
     return 0;
   for (unsigned k = 0; k < LLVMGetNumArgOperands(i); k++)
     if (zy_map_has(&a->shadowed, LLVMGetOperand(i, k)))

@@ -5,6 +5,8 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "types.h"
 
+#include "ad/blas.h"
+
 #include "llvm/glue.h"
 #include "support/vec.h"
 
@@ -311,6 +313,31 @@ static int tbaa_struct(ZyTypes *T, LLVMValueRef call, LLVMValueRef dst,
   return c;
 }
 
+/* The arrays a BLAS routine receives hold floats or doubles at every
+ * offset; the scalars of the Fortran ABI are in memory too. */
+static int blas_args(ZyTypes *T, LLVMValueRef call) {
+  int fortran, single, c = 0;
+  const ZyBlasRoutine *r =
+      zy_blas_routine(LLVMGetCalledValue(call), &fortran, &single);
+  if (!r)
+    return 0;
+  unsigned off = !fortran && (strchr(r->args, 'A') || strchr(r->args, 'C'));
+  ZyTy fp = single ? ZY_TY_FLOAT : ZY_TY_DOUBLE;
+  const long long every[2] = {-1, -1};
+  for (unsigned k = 0; r->args[k] && off + k < LLVMGetNumArgOperands(call);
+       k++) {
+    char l = r->args[k];
+    LLVMValueRef op = LLVMGetOperand(call, off + k);
+    if (LLVMGetTypeKind(LLVMTypeOf(op)) != LLVMPointerTypeKind)
+      continue;
+    if (strchr("xyAC", l) || l == 'a')
+      c |= zy_tt_insert(tree(T, op), every, 2, fp);
+    else if (strchr("nil", l))
+      c |= zy_tt_insert(tree(T, op), every, 2, ZY_TY_INT);
+  }
+  return c;
+}
+
 static int rule_call(ZyTypes *T, LLVMValueRef call) {
   LLVMValueRef callee = LLVMGetCalledValue(call);
   if (!callee || !LLVMIsAFunction(callee))
@@ -328,7 +355,7 @@ static int rule_call(ZyTypes *T, LLVMValueRef call) {
     return c | mark_int(T, LLVMGetOperand(call, 2));
   }
   if (LLVMIsDeclaration(callee))
-    return 0;
+    return blas_args(T, call);
   add_function(T, callee);
   for (unsigned k = 0; k < nargs && k < LLVMCountParams(callee); k++)
     c |= same(T, LLVMGetOperand(call, k), LLVMGetParam(callee, k));
