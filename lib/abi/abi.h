@@ -13,4 +13,8 @@
  * call is then left in place). */
 int zy_lower_autodiff_call(ZyModule *zm, LLVMValueRef call);
 
+/* The function an __enzyme_autodiff* call differentiates (through casts
+ * and aliases), or NULL when its first argument names none. */
+LLVMValueRef zy_autodiff_target(LLVMValueRef call);
+
 #endif

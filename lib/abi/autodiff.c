@@ -286,13 +286,26 @@ static int pack_result(Lowering *l, LLVMValueRef grads, LLVMTypeRef rt,
   return 0;
 }
 
+static LLVMAttributeRef sret_of(LLVMValueRef call) {
+  unsigned sret = LLVMGetEnumAttributeKindForName("sret", 4);
+  return LLVMGetNumArgOperands(call)
+             ? LLVMGetCallSiteEnumAttribute(call, 1, sret)
+             : NULL;
+}
+
+LLVMValueRef zy_autodiff_target(LLVMValueRef call) {
+  unsigned first = sret_of(call) ? 1 : 0;
+  return first < LLVMGetNumArgOperands(call)
+             ? target_function(LLVMGetOperand(call, first))
+             : NULL;
+}
+
 static int lower(Lowering *l) {
   LLVMValueRef call = l->call;
   unsigned n = LLVMGetNumArgOperands(call), first = 0;
   LLVMValueRef out = NULL;
   LLVMTypeRef rt = LLVMTypeOf(call);
-  unsigned sret = LLVMGetEnumAttributeKindForName("sret", 4);
-  LLVMAttributeRef sa = n ? LLVMGetCallSiteEnumAttribute(call, 1, sret) : NULL;
+  LLVMAttributeRef sa = sret_of(call);
   if (sa) {
     out = LLVMGetOperand(call, 0);
     rt = LLVMGetTypeAttributeValue(sa);

@@ -174,6 +174,9 @@ LLVMValueRef zy_preprocess(LLVMValueRef fn);
  * zy_release_snapshots deletes the copies once every gradient is made. */
 void zy_take_snapshot(LLVMValueRef fn);
 LLVMValueRef zy_snapshot_of(LLVMValueRef fn);
+/* The copy a gradient may read instead of `f`: f's snapshot, or for a
+ * stand-in `g.zymase.ref`, g's snapshot; NULL if none. */
+LLVMValueRef zy_snapshot_source(LLVMValueRef f);
 void zy_snapshot_resolve(LLVMValueRef p);
 void zy_snapshot_inline(LLVMValueRef p, LLVMValueRef fn);
 void zy_release_snapshots(LLVMModuleRef m);
