@@ -240,7 +240,7 @@ static int check_memory(ZyGen *g) {
           continue;
         LLVMValueRef n, m;
         if (zy_activity_allocation(i) == ZY_ALLOC_REALLOC &&
-            zy_activity_allocation_size(LLVMGetOperand(i, 0), &n, &m))
+            zy_allocation_size(g, LLVMGetOperand(i, 0), &n, &m))
           continue;
         if (zy_activity_allocation(i) == ZY_ALLOC_REALLOC)
           return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,

@@ -235,6 +235,7 @@ static void free_gen(ZyGen *g) {
   zy_map_free(&g->predidx);
   zy_map_free(&g->shadow);
   zy_map_free(&g->tapes);
+  zy_map_free(&g->sizes);
   zy_loops_free(g);
   zy_vec_free(&g->tape);
   zy_vec_free(&g->retblocks);
@@ -257,6 +258,7 @@ static int build_gradient(ZyGen *g, LLVMValueRef aug, LLVMValueRef rev) {
   verify_step(g, g->primal, "the pre-AD pipeline");
   if (zy_loops_analyze(g))                                        /* 2 */
     return -1;
+  zy_sizes_analyze(g);                                            /* 2b */
   g->act = zy_activity_compute(g->primal, g->sig.active_args,     /* 3 */
                                g->sig.dup_args, g->sig.active_ret);
   g->types = zy_types_analyze(g->primal, g->seeds);

@@ -38,6 +38,13 @@ LLVMValueRef zy_call_malloc(LLVMBuilderRef b, LLVMValueRef bytes,
                             const char *name);
 void zy_call_free(LLVMBuilderRef b, const char *fn, LLVMValueRef p);
 
+/* Copies `bytes` bytes from `src` to `dst` as whole elements of type `t`
+ * (the rest zeroed): memcpy with the type in the code, so that the copy
+ * can be differentiated again (nested AD) where nothing else tells the
+ * memory's type.  A helper function emitted once per type. */
+void zy_typed_copy(LLVMBuilderRef b, LLVMTypeRef t, LLVMValueRef dst,
+                   LLVMValueRef src, LLVMValueRef bytes);
+
 /* The function and module the builder is positioned in. */
 LLVMValueRef zy_builder_function(LLVMBuilderRef b);
 LLVMModuleRef zy_builder_module(LLVMBuilderRef b);

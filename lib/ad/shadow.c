@@ -182,7 +182,7 @@ static void copy_pointers(ZyGen *g, LLVMValueRef call) {
 static LLVMValueRef allocation_size(ZyGen *g, LLVMValueRef p) {
   LLVMValueRef n, m;
   LLVMTypeRef i64t = LLVMInt64TypeInContext(g->zm->ctx);
-  zy_activity_allocation_size(p, &n, &m);
+  zy_allocation_size(g, p, &n, &m);
   if (!n)
     return LLVMConstInt(i64t, 0, 0);
   LLVMValueRef size = LLVMBuildZExtOrBitCast(g->b, map(g, n), i64t, "");
@@ -204,7 +204,13 @@ static LLVMValueRef shadow_realloc(ZyGen *g, LLVMValueRef i, const char *name) {
   LLVMValueRef keep = LLVMBuildSelect(
       g->b, LLVMBuildICmp(g->b, LLVMIntULT, old, n, ""), old, n, "");
   LLVMValueRef from = shadow_of(g, LLVMGetOperand(i, 0));
-  LLVMBuildMemCpy(g->b, s, 1, from, 1, keep);
+  ZyTy t = zy_uniform_type(g, i, 1LL << 62);
+  if (t == ZY_TY_UNKNOWN)
+    t = zy_uniform_type(g, LLVMGetOperand(i, 0), 1LL << 62);
+  if (zy_ty_is_float(t)) /* typed: a gradient of this code knows it */
+    zy_typed_copy(g->b, zy_ty_llvm(g, t), s, from, keep);
+  else
+    LLVMBuildMemCpy(g->b, s, 1, from, 1, keep);
   LLVMValueRef tail = LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(c), s, &keep,
                                     1, "");
   zero(g, tail, LLVMBuildSub(g->b, n, keep, ""));
