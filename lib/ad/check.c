@@ -57,6 +57,14 @@ static int check_call_flow(ZyGen *g, LLVMValueRef call) {
  * derivative is right (comparisons, float-to-int conversion, calls
  * without effects on memory).  Anything else would silently lose
  * derivatives. */
+/* Whether `fn` is the augmented forward or the reverse function of a
+ * split gradient (gradient.c), met again by a nested gradient. */
+static int split_half(LLVMValueRef fn) {
+  const char *name = LLVMGetValueName(fn);
+  return !strncmp(name, "__zymase_aug.", 13) ||
+         !strncmp(name, "__zymase_rev.", 13);
+}
+
 static int check_flows(ZyGen *g) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->primal); bb;
        bb = LLVMGetNextBasicBlock(bb))
@@ -90,6 +98,16 @@ static int check_flows(ZyGen *g) {
         continue; /* into shadowed memory: reversed */
       if (op == LLVMStore && stores_to_inactive_global(LLVMGetOperand(i, 1)))
         continue; /* dropped on purpose */
+      if (op == LLVMStore && split_half(g->user))
+        return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                            "differentiate a gradient taken with enzyme_dup "
+                            "pointers once more at most (second "
+                            "derivatives); higher derivatives work through "
+                            "scalar arguments",
+                            "nested AD: this half of a gradient split in two "
+                            "(a callee that updates memory with shadows) "
+                            "keeps values with derivatives in its tape, "
+                            "which has no shadow");
       if (op == LLVMStore)
         return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
                             "pass the memory with enzyme_dup (or as a "

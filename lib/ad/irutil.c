@@ -238,8 +238,8 @@ static LLVMValueRef copy_helper(LLVMModuleRef m, LLVMTypeRef t) {
   LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0);
   LLVMTypeRef i64t = LLVMInt64TypeInContext(c);
   LLVMTypeRef params[3] = {ptr, ptr, i64t};
-  fn = LLVMAddFunction(m, name,
-                       LLVMFunctionType(LLVMVoidTypeInContext(c), params, 3, 0));
+  fn = LLVMAddFunction(
+      m, name, LLVMFunctionType(LLVMVoidTypeInContext(c), params, 3, 0));
   LLVMSetLinkage(fn, LLVMInternalLinkage);
   LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c, fn, "entry");
   LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(c, fn, "loop");
@@ -254,7 +254,8 @@ static LLVMValueRef copy_helper(LLVMModuleRef m, LLVMTypeRef t) {
   LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, count, zero, ""), done, loop);
   LLVMPositionBuilderAtEnd(b, loop);
   LLVMValueRef k = LLVMBuildPhi(b, i64t, "k");
-  LLVMValueRef v = LLVMBuildLoad2(b, t, LLVMBuildGEP2(b, t, src, &k, 1, ""), "");
+  LLVMValueRef v =
+      LLVMBuildLoad2(b, t, LLVMBuildGEP2(b, t, src, &k, 1, ""), "");
   LLVMBuildStore(b, v, LLVMBuildGEP2(b, t, dst, &k, 1, ""));
   LLVMValueRef k1 = LLVMBuildAdd(b, k, LLVMConstInt(i64t, 1, 0), "");
   LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, k1, count, ""), done, loop);

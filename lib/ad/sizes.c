@@ -75,8 +75,7 @@ void zy_sizes_analyze(ZyGen *g) {
        bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
          i = LLVMGetNextInstruction(i)) {
-      if (!LLVMIsACallInst(i) ||
-          zy_activity_allocation(i) != ZY_ALLOC_REALLOC)
+      if (!LLVMIsACallInst(i) || zy_activity_allocation(i) != ZY_ALLOC_REALLOC)
         continue;
       LLVMValueRef p = LLVMGetOperand(i, 0), n, m;
       ZyVec seen = {0};

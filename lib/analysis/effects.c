@@ -182,7 +182,8 @@ static void private_memory(LLVMValueRef fn, ZyMap *priv) {
     LLVMValueRef v = cand.data[k];
     if (!is_private(priv, v))
       continue;
-    for (LLVMUseRef u = LLVMGetFirstUse(v); u && !escapes; u = LLVMGetNextUse(u)) {
+    for (LLVMUseRef u = LLVMGetFirstUse(v); u && !escapes;
+         u = LLVMGetNextUse(u)) {
       LLVMValueRef user = LLVMGetUser(u);
       unsigned op = 0;
       while ((int)op < LLVMGetNumOperands(user) &&

@@ -2,10 +2,12 @@
 // Second and third derivatives of x^2 sin(x) (the functions declared in
 // the opposite order of their nesting); Hessian entries of f(x, y) through
 // a helper that extracts one field of the gradient struct; Hessian-vector
-// products through an inner gradient with dup pointers; loops whose inner
-// gradients cache values in heap buffers (a data-dependent exit: buffers
-// grown with realloc; a counted loop: buffers reserved from the count) up
-// to the third derivative; the inner call in a loop of the outer function.
+// products through an inner gradient with dup pointers (also through a
+// loop with a data-dependent exit, the inner gradient split); loops whose
+// inner gradients cache values in heap buffers (a data-dependent exit:
+// buffers grown with realloc; a counted loop: buffers reserved from the
+// count) up to the third derivative; the inner call in a loop of the outer
+// function.
 // Checked against closed forms and finite differences of the derivative
 // one order lower; valgrind checks that no cache or shadow leaks.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -108,6 +110,47 @@ static void check_hvp(void) {
     double fd = ZY_DIFF(t, x[i], (xp[i] = t, grad_dot(xp, v, N)));
     zy_check_close(what, hv[i], want[i], ZY_TOL);
     zy_check_close(what, hv[i], fd, ZY_FD_TOL);
+  }
+}
+
+/* Hessian-vector product through a loop with a data-dependent exit: the
+ * inner gradient caches in buffers it grows, and the outer one calls it
+ * in split mode (it updates dx), with those caches in its tape. */
+double w(const double *x, int n) {
+  double s = 0;
+  int i = 0;
+  while (s < 3.0 && i < n) {
+    s += x[i] * x[i] * sin(s + x[i]);
+    i++;
+  }
+  return s;
+}
+double w_grad_dot(const double *x, const double *v, int n) {
+  double dx[N] = {0};
+  __enzyme_autodiff((void *)w, enzyme_dup, x, dx, enzyme_const, n);
+  double s = 0;
+  for (int i = 0; i < n; i++)
+    s += dx[i] * v[i];
+  return s;
+}
+void w_hvp(const double *x, const double *v, double *hv, int n) {
+  for (int i = 0; i < n; i++)
+    hv[i] = 0;
+  __enzyme_autodiff((void *)w_grad_dot, enzyme_dup, x, hv, enzyme_const, v,
+                    enzyme_const, n);
+}
+
+static void check_hvp_loop(void) {
+  double x[N] = {0.3, 0.5, 0.2, 0.9, 0.4}, v[N] = {1, -1, 0.5, 2, 0.1};
+  double hv[N];
+  w_hvp(x, v, hv, N);
+  for (int i = 0; i < N; i++) {
+    double xp[N];
+    for (int k = 0; k < N; k++)
+      xp[k] = x[k];
+    zy_check_close("(H v)[i] of the loop (finite diff)", hv[i],
+                   ZY_DIFF(t, x[i], (xp[i] = t, w_grad_dot(xp, v, N))),
+                   ZY_FD_TOL);
   }
 }
 
@@ -223,5 +266,6 @@ int main(void) {
   check_hessian(0.7, 1.1);
   check_hessian(-0.4, 0.3);
   check_hvp();
+  check_hvp_loop();
   return zy_report();
 }
