@@ -39,7 +39,8 @@ static void collect_calls(LLVMModuleRef m, ZyVec *calls) {
       }
 }
 
-static int lower(ZyModule *zm, LLVMValueRef call) {
+/* Lowers one call, whose inner calls are lowered. */
+static int lower_one(ZyModule *zm, LLVMValueRef call) {
   const char *name = LLVMGetValueName(LLVMGetCalledValue(call));
   if (starts_with(name, "__enzyme_autodiff"))
     return zy_lower_autodiff_call(zm, call);
@@ -53,6 +54,104 @@ static int lower(ZyModule *zm, LLVMValueRef call) {
                   "'%s' is not supported: Zymase implements reverse mode "
                   "(__enzyme_autodiff, __enzyme_augmentfwd, __enzyme_reverse)",
                   name);
+}
+
+/* Nested AD: a function passed to __enzyme_autodiff may itself call
+ * __enzyme_autodiff (df in  ddf(x) = __enzyme_autodiff(df, x)).  Its
+ * gradient differentiates the gradient that call becomes, so every entry
+ * point call in the code a gradient may read (the target, what it calls
+ * or names, and their pre-optimizer copies) is lowered first, innermost
+ * first, whatever the order of the functions in the module.  A call met
+ * again while its own target is being prepared can never be lowered (the
+ * gradient of f would contain the gradient of itself): an error. */
+typedef enum CallState { PENDING, BUSY, DONE, FAILED } CallState;
+
+typedef struct Driver {
+  ZyModule zm;
+  ZyMap state;    /* entry point call -> CallState + 1 */
+  ZyMap by_func;  /* function -> ZyVec* of its entry point calls */
+  ZyVec cycles;   /* targets whose cycle is reported (once: the copies
+                     of snapshot.c hold the same calls again) */
+} Driver;
+
+static CallState state_of(Driver *d, LLVMValueRef call) {
+  return (CallState)((size_t)zy_map_get(&d->state, call) - 1);
+}
+
+static void set_state(Driver *d, LLVMValueRef call, CallState s) {
+  zy_map_put(&d->state, call, (void *)(size_t)(s + 1));
+}
+
+static void visit(ZyVec *seen, LLVMValueRef f) {
+  if (f && LLVMIsAFunction(f) && !LLVMIsDeclaration(f) &&
+      !zy_vec_contains(seen, f))
+    zy_vec_push(seen, f);
+}
+
+/* The functions with a body that the gradient of `fn` may read: `fn`,
+ * every function named in their bodies (called, or passed as a pointer),
+ * and the snapshots standing for them. */
+static void reachable(LLVMValueRef fn, ZyVec *seen) {
+  visit(seen, fn);
+  for (size_t k = 0; k < seen->len; k++) {
+    LLVMValueRef f = seen->data[k];
+    visit(seen, zy_snapshot_source(f));
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
+         bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+           i = LLVMGetNextInstruction(i))
+        for (int n = LLVMGetNumOperands(i), o = 0; o < n; o++) {
+          LLVMValueRef v = LLVMGetOperand(i, o);
+          if (v && LLVMIsAConstantExpr(v) && LLVMGetNumOperands(v) == 1)
+            v = LLVMGetOperand(v, 0); /* a cast */
+          visit(seen, v);
+        }
+  }
+}
+
+static int lower(Driver *d, LLVMValueRef call);
+
+/* Lowers the entry point calls in what the gradient of `fn` reads;
+ * -1 when one of them failed (its error is reported). */
+static int lower_inner_calls(Driver *d, LLVMValueRef fn) {
+  ZyVec seen = {0};
+  reachable(fn, &seen);
+  int err = 0;
+  for (size_t k = 0; k < seen.len; k++) {
+    ZyVec *calls = zy_map_get(&d->by_func, seen.data[k]);
+    for (size_t c = 0; calls && c < calls->len; c++)
+      if (lower(d, calls->data[c]))
+        err = -1;
+  }
+  zy_vec_free(&seen);
+  return err;
+}
+
+static int lower(Driver *d, LLVMValueRef call) {
+  CallState s = state_of(d, call);
+  if (s == DONE || s == FAILED)
+    return s == DONE ? 0 : -1;
+  LLVMValueRef caller = LLVMGetBasicBlockParent(LLVMGetInstructionParent(call));
+  LLVMValueRef target = zy_abi_target(call);
+  if (s == BUSY) {
+    set_state(d, call, FAILED);
+    if (zy_vec_contains(&d->cycles, target))
+      return -1;
+    zy_vec_push(&d->cycles, target);
+    return zy_error(ZY_ERR_BAD_CALL, caller, call,
+                    "differentiate a function that does not itself reach "
+                    "this call",
+                    "nested __enzyme_autodiff never ends: '%s' (the function "
+                    "this call differentiates) reaches this call again, so "
+                    "its gradient would contain the gradient of itself",
+                    target ? LLVMGetValueName(target) : "?");
+  }
+  set_state(d, call, BUSY);
+  int err = target && !LLVMIsDeclaration(target) &&
+            lower_inner_calls(d, target);
+  if (state_of(d, call) == BUSY) /* not failed as part of a cycle */
+    set_state(d, call, err || lower_one(&d->zm, call) ? FAILED : DONE);
+  return state_of(d, call) == DONE ? 0 : -1;
 }
 
 /* The entry points whose function is differentiated (its snapshot is
@@ -146,33 +245,51 @@ void zy_snapshot_targets(LLVMModuleRef m) {
 }
 
 int zy_run_on_module(LLVMModuleRef m) {
-  ZyModule zm = {.mod = m, .ctx = LLVMGetModuleContext(m)};
+  Driver d = {.zm = {.mod = m, .ctx = LLVMGetModuleContext(m)}};
+  ZyModule *zm = &d.zm;
   int changed = 0;
   zy_registry_scan(m);
   check_function_like(m);
   ZyVec calls = {0}, entries = {0};
   collect_calls(m, &calls);
   for (size_t i = 0; i < calls.len; i++) {
+    LLVMValueRef f = LLVMGetBasicBlockParent(
+        LLVMGetInstructionParent(calls.data[i]));
+    ZyVec *v = zy_map_get(&d.by_func, f);
+    if (!v)
+      zy_map_put(&d.by_func, f, v = calloc(1, sizeof *v));
+    zy_vec_push(v, calls.data[i]);
     LLVMValueRef callee = LLVMGetCalledValue(calls.data[i]);
     if (!zy_vec_contains(&entries, callee))
       zy_vec_push(&entries, callee);
-    if (!lower(&zm, calls.data[i]))
-      changed = 1;
   }
-  if (zy_check_split_pairs(&zm))
+  /* In module order; a lowered call is erased (lower() knows it by its
+   * state and never reads it again). */
+  for (size_t i = 0; i < calls.len; i++)
+    if (!lower(&d, calls.data[i]))
+      changed = 1;
+  if (zy_check_split_pairs(zm))
     changed = 1;
   for (size_t i = 0; i < entries.len; i++) {
     LLVMValueRef f = entries.data[i];
     if (!LLVMGetFirstUse(f) && LLVMIsDeclaration(f))
       LLVMDeleteFunction(f);
   }
+  for (size_t i = 0; i < d.by_func.order.len; i++) {
+    ZyVec *v = zy_map_get(&d.by_func, d.by_func.order.data[i]);
+    zy_vec_free(v);
+    free(v);
+  }
+  zy_map_free(&d.by_func);
+  zy_map_free(&d.state);
+  zy_vec_free(&d.cycles);
   zy_vec_free(&calls);
   zy_vec_free(&entries);
   check_leftover_names(m);
   zy_release_snapshots(m);
-  for (size_t i = 0; i < zm.grads.len; i++)
-    zy_gradient_entry_free(zm.grads.data[i]);
-  zy_vec_free(&zm.grads);
-  zy_map_free(&zm.global_shadows);
+  for (size_t i = 0; i < zm->grads.len; i++)
+    zy_gradient_entry_free(zm->grads.data[i]);
+  zy_vec_free(&zm->grads);
+  zy_map_free(&zm->global_shadows);
   return changed;
 }

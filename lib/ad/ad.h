@@ -149,6 +149,7 @@ typedef struct ZyGen {
   ZyVec retvals;       /* ... and the value each returned (or NULL)      */
   LLVMValueRef retslot;/* which return was taken                         */
   LLVMBasicBlockRef rstart;
+  ZyMap sizes;         /* realloc'd primal pointer from phis -> its size */
   ZyMap tapes;         /* primal call -> forward value of its tape       */
   ZyMap blas;          /* primal BLAS call -> its ZyBlasCall* (blas.c)   */
   /* Loops (loops.c). */
@@ -189,9 +190,20 @@ LLVMValueRef zy_preprocess(LLVMValueRef fn);
  * zy_release_snapshots deletes the copies once every gradient is made. */
 void zy_take_snapshot(LLVMValueRef fn);
 LLVMValueRef zy_snapshot_of(LLVMValueRef fn);
+/* The copy a gradient may read instead of `f`: f's snapshot, or for a
+ * stand-in `g.zymase.ref`, g's snapshot; NULL if none. */
+LLVMValueRef zy_snapshot_source(LLVMValueRef f);
 void zy_snapshot_resolve(LLVMValueRef p);
 void zy_snapshot_inline(LLVMValueRef p, LLVMValueRef fn);
 void zy_release_snapshots(LLVMModuleRef m);
+
+/* sizes.c: step 2b, integer phis carrying the byte size of memory that a
+ * realloc resizes through pointer phis.  zy_allocation_size: the size
+ * of the allocation `p` is (n, times m when m is set; n NULL for a null
+ * pointer), from the call itself or from those phis; 0 if unknown. */
+void zy_sizes_analyze(ZyGen *g);
+int zy_allocation_size(ZyGen *g, LLVMValueRef p, LLVMValueRef *n,
+                       LLVMValueRef *m);
 
 /* loops.c: step 2, the loops of the primal (irreducible control flow is
  * refused); 0, or -1 after an error. */
@@ -363,6 +375,12 @@ int zy_is_memalign(LLVMValueRef call);
  * this function; then its shadow is freed in the reverse sweep, else it
  * escapes to the caller with the primal. */
 int zy_freed_here(LLVMValueRef call);
+
+/* The one type every fact about `ptr`'s memory in [0, n) agrees on
+ * (ZY_TY_UNKNOWN: no fact, ZY_TY_ANYTHING: they disagree), and the LLVM
+ * type of a floating-point ZyTy. */
+ZyTy zy_uniform_type(ZyGen *g, LLVMValueRef ptr, long long n);
+LLVMTypeRef zy_ty_llvm(ZyGen *g, ZyTy t);
 
 /* Frees shadow memory `s` of primal allocation `call` in the reverse
  * sweep (free, or operator delete for new). */

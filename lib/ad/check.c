@@ -76,6 +76,14 @@ static int check_call_flow(ZyGen *g, LLVMValueRef call) {
  * derivative is right (comparisons, float-to-int conversion, calls
  * without effects on memory).  Anything else would silently lose
  * derivatives. */
+/* Whether `fn` is the augmented forward or the reverse function of a
+ * split gradient (gradient.c), met again by a nested gradient. */
+static int split_half(LLVMValueRef fn) {
+  const char *name = LLVMGetValueName(fn);
+  return !strncmp(name, "__zymase_aug.", 13) ||
+         !strncmp(name, "__zymase_rev.", 13);
+}
+
 static int check_flows(ZyGen *g) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->primal); bb;
        bb = LLVMGetNextBasicBlock(bb))
@@ -113,6 +121,16 @@ static int check_flows(ZyGen *g) {
         continue; /* into shadowed memory: reversed */
       if (op == LLVMStore && stores_to_inactive_global(LLVMGetOperand(i, 1)))
         continue; /* dropped on purpose */
+      if (op == LLVMStore && split_half(g->user))
+        return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                            "differentiate a gradient taken with enzyme_dup "
+                            "pointers once more at most (second "
+                            "derivatives); higher derivatives work through "
+                            "scalar arguments",
+                            "nested AD: this half of a gradient split in two "
+                            "(a callee that updates memory with shadows) "
+                            "keeps values with derivatives in its tape, "
+                            "which has no shadow");
       if (op == LLVMStore)
         return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
                             "pass the memory with enzyme_dup (or as a "
@@ -284,7 +302,7 @@ static int check_memory(ZyGen *g) {
         }
         LLVMValueRef n, m;
         if (zy_activity_allocation(i) == ZY_ALLOC_REALLOC &&
-            zy_activity_allocation_size(LLVMGetOperand(i, 0), &n, &m))
+            zy_allocation_size(g, LLVMGetOperand(i, 0), &n, &m))
           continue;
         if (zy_activity_allocation(i) == ZY_ALLOC_REALLOC &&
             (zy_loop_of(g, LLVMGetInstructionParent(i)) ||

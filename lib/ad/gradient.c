@@ -241,6 +241,7 @@ static void free_gen(ZyGen *g) {
   zy_map_free(&g->shadow);
   zy_map_free(&g->tapes);
   zy_blas_free(g);
+  zy_map_free(&g->sizes);
   zy_loops_free(g);
   zy_vec_free(&g->tape);
   zy_vec_free(&g->ext_reallocs);
@@ -264,6 +265,7 @@ static int build_gradient(ZyGen *g, LLVMValueRef aug, LLVMValueRef rev) {
   verify_step(g, g->primal, "the pre-AD pipeline");
   if (zy_loops_analyze(g))                                        /* 2 */
     return -1;
+  zy_sizes_analyze(g);                                            /* 2b */
   g->types = zy_types_analyze(g->primal, g->seeds);                 /* 3 */
   if (zy_punning_retype(g)) { /* floats moved through integers */
     zy_types_free(g->types);

@@ -5,6 +5,8 @@
 #include "llvm/glue.h"
 #include "support/diag.h"
 
+#include <llvm-c/Target.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -233,4 +235,57 @@ void zy_call_free(LLVMBuilderRef b, const char *fn, LLVMValueRef p) {
   LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(c), &ptr, 1, 0);
   LLVMBuildCall2(b, fty, zy_runtime_fn(zy_builder_module(b), fn, fty), &p, 1,
                  "");
+}
+
+static LLVMValueRef copy_helper(LLVMModuleRef m, LLVMTypeRef t) {
+  char *tn = LLVMPrintTypeToString(t), name[96];
+  snprintf(name, sizeof name, "__zymase_copy.%s", tn);
+  LLVMDisposeMessage(tn);
+  LLVMValueRef fn = LLVMGetNamedFunction(m, name);
+  if (fn)
+    return fn;
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0);
+  LLVMTypeRef i64t = LLVMInt64TypeInContext(c);
+  LLVMTypeRef params[3] = {ptr, ptr, i64t};
+  fn = LLVMAddFunction(
+      m, name, LLVMFunctionType(LLVMVoidTypeInContext(c), params, 3, 0));
+  LLVMSetLinkage(fn, LLVMInternalLinkage);
+  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c, fn, "entry");
+  LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(c, fn, "loop");
+  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c, fn, "done");
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  LLVMValueRef size =
+      LLVMConstInt(i64t, LLVMABISizeOfType(LLVMGetModuleDataLayout(m), t), 0);
+  LLVMValueRef dst = LLVMGetParam(fn, 0), src = LLVMGetParam(fn, 1);
+  LLVMValueRef bytes = LLVMGetParam(fn, 2), zero = LLVMConstInt(i64t, 0, 0);
+  LLVMPositionBuilderAtEnd(b, entry);
+  LLVMValueRef count = LLVMBuildUDiv(b, bytes, size, "count");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, count, zero, ""), done, loop);
+  LLVMPositionBuilderAtEnd(b, loop);
+  LLVMValueRef k = LLVMBuildPhi(b, i64t, "k");
+  LLVMValueRef v =
+      LLVMBuildLoad2(b, t, LLVMBuildGEP2(b, t, src, &k, 1, ""), "");
+  LLVMBuildStore(b, v, LLVMBuildGEP2(b, t, dst, &k, 1, ""));
+  LLVMValueRef k1 = LLVMBuildAdd(b, k, LLVMConstInt(i64t, 1, 0), "");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, k1, count, ""), done, loop);
+  LLVMValueRef kin[2] = {zero, k1};
+  LLVMBasicBlockRef kfrom[2] = {entry, loop};
+  LLVMAddIncoming(k, kin, kfrom, 2);
+  LLVMPositionBuilderAtEnd(b, done);
+  LLVMValueRef whole = LLVMBuildMul(b, count, size, "");
+  LLVMValueRef rest = LLVMBuildGEP2(b, LLVMInt8TypeInContext(c), dst, &whole,
+                                    1, "");
+  LLVMBuildMemSet(b, rest, LLVMConstInt(LLVMInt8TypeInContext(c), 0, 0),
+                  LLVMBuildSub(b, bytes, whole, ""), 1);
+  LLVMBuildRetVoid(b);
+  LLVMDisposeBuilder(b);
+  return fn;
+}
+
+void zy_typed_copy(LLVMBuilderRef b, LLVMTypeRef t, LLVMValueRef dst,
+                   LLVMValueRef src, LLVMValueRef bytes) {
+  LLVMValueRef fn = copy_helper(zy_builder_module(b), t);
+  LLVMValueRef args[3] = {dst, src, bytes};
+  LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, args, 3, "");
 }

@@ -41,6 +41,13 @@ void zy_call_free(LLVMBuilderRef b, const char *fn, LLVMValueRef p);
  * null). */
 LLVMValueRef zy_call_usable_size(LLVMBuilderRef b, LLVMValueRef p);
 
+/* Copies `bytes` bytes from `src` to `dst` as whole elements of type `t`
+ * (the rest zeroed): memcpy with the type in the code, so that the copy
+ * can be differentiated again (nested AD) where nothing else tells the
+ * memory's type.  A helper function emitted once per type. */
+void zy_typed_copy(LLVMBuilderRef b, LLVMTypeRef t, LLVMValueRef dst,
+                   LLVMValueRef src, LLVMValueRef bytes);
+
 /* The function and module the builder is positioned in. */
 LLVMValueRef zy_builder_function(LLVMBuilderRef b);
 LLVMModuleRef zy_builder_module(LLVMBuilderRef b);

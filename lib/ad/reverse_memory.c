@@ -6,6 +6,7 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
+#include "analysis/effects.h"
 #include "irutil.h"
 
 #include <llvm-c/Target.h>
@@ -113,7 +114,9 @@ static int value_freed(LLVMValueRef v, int depth) {
 int zy_freed_here(LLVMValueRef call) {
   if (zy_is_memalign(call))
     return memalign_freed_here(call);
-  return value_freed(call, 0);
+  /* Memory nothing outside reaches is the function's to free: its
+   * shadow too (a gradient's caches of shadows, kept in a buffer). */
+  return value_freed(call, 0) || zy_effects_private(call);
 }
 
 int zy_reverse_memory_needed(ZyGen *g, LLVMValueRef i) {
@@ -144,7 +147,7 @@ int zy_reverse_memory_needed(ZyGen *g, LLVMValueRef i) {
   }
 }
 
-static LLVMTypeRef llvm_type(ZyGen *g, ZyTy t) {
+LLVMTypeRef zy_ty_llvm(ZyGen *g, ZyTy t) {
   LLVMContextRef c = g->zm->ctx;
   switch (t) {
   case ZY_TY_HALF:
@@ -273,9 +276,7 @@ static int copy_layout(ZyGen *g, LLVMValueRef d, LLVMValueRef s,
   return gap >= 0 && (gap == 0 || bytes - gap >= widest) ? -1 : 0;
 }
 
-/* The one type every fact about `ptr`'s memory in [0, n) agrees on
- * (ZY_TY_UNKNOWN: no fact, ZY_TY_ANYTHING: they disagree). */
-static ZyTy uniform_type(ZyGen *g, LLVMValueRef ptr, long long n) {
+ZyTy zy_uniform_type(ZyGen *g, LLVMValueRef ptr, long long n) {
   const ZyTT *t = zy_types_of(g->types, ptr);
   ZyTy r = ZY_TY_UNKNOWN;
   for (size_t k = 0; t && k < t->n; k++) {
@@ -309,7 +310,7 @@ static int reverse_memcpy(ZyGen *g, LLVMValueRef call) {
       LLVMValueRef *vals = calloc(bytes + 1, sizeof *vals);
       for (long long off = 0; off < bytes; off++)
         if (kinds[off] != ZY_TY_UNKNOWN) {
-          LLVMTypeRef lt = llvm_type(g, kinds[off]);
+          LLVMTypeRef lt = zy_ty_llvm(g, kinds[off]);
           LLVMValueRef from = byte_gep(g, sd, i64(g, off));
           vals[off] = LLVMBuildLoad2(g->b, lt, from, "");
           LLVMBuildStore(g->b, LLVMConstNull(lt), from);
@@ -325,8 +326,8 @@ static int reverse_memcpy(ZyGen *g, LLVMValueRef call) {
       return 0;
   } else {
     long long lim = bytes >= 0 ? bytes : (1LL << 62);
-    ZyTy t = uniform_type(g, d, lim);
-    ZyTy ts = uniform_type(g, s, lim);
+    ZyTy t = zy_uniform_type(g, d, lim);
+    ZyTy ts = zy_uniform_type(g, s, lim);
     if (t == ZY_TY_UNKNOWN || t == ts)
       t = ts != ZY_TY_UNKNOWN ? ts : t;
     else if (ts != ZY_TY_UNKNOWN)
@@ -334,7 +335,7 @@ static int reverse_memcpy(ZyGen *g, LLVMValueRef call) {
     if (t == ZY_TY_UNKNOWN && zy_opt_loose_types())
       t = ZY_TY_DOUBLE;
     if (zy_ty_is_float(t)) {
-      LLVMValueRef fn = move_helper(g, llvm_type(g, t));
+      LLVMValueRef fn = move_helper(g, zy_ty_llvm(g, t));
       LLVMValueRef args[3] = {sd, ss, zy_lookup(g, n)};
       LLVMBuildCall2(g->b, LLVMGlobalGetValueType(fn), fn, args, 3, "");
       return 0;
@@ -369,9 +370,9 @@ static int reverse_store(ZyGen *g, LLVMValueRef st) {
  * error. */
 static ZyTy realloc_type(ZyGen *g, LLVMValueRef call) {
   LLVMValueRef p = LLVMGetOperand(call, 0);
-  ZyTy t = uniform_type(g, call, 1LL << 62);
+  ZyTy t = zy_uniform_type(g, call, 1LL << 62);
   if (t == ZY_TY_UNKNOWN)
-    t = uniform_type(g, p, 1LL << 62);
+    t = zy_uniform_type(g, p, 1LL << 62);
   if (t == ZY_TY_UNKNOWN && zy_opt_loose_types())
     t = ZY_TY_DOUBLE;
   if (t == ZY_TY_PTR || t == ZY_TY_INT || zy_ty_is_float(t))
@@ -389,7 +390,7 @@ static LLVMValueRef realloc_kept(ZyGen *g, LLVMValueRef call) {
   LLVMValueRef p = LLVMGetOperand(call, 0), n, m;
   LLVMTypeRef i64t = LLVMInt64TypeInContext(g->zm->ctx);
   LLVMValueRef old;
-  if (!zy_activity_allocation_size(p, &n, &m)) {
+  if (!zy_allocation_size(g, p, &n, &m)) {
     old = zy_call_usable_size(g->b, zy_shadow_lookup(g, p));
   } else {
     old = n ? LLVMBuildZExtOrBitCast(g->b, zy_lookup(g, n), i64t, "")
@@ -416,11 +417,11 @@ static int reverse_realloc(ZyGen *g, LLVMValueRef call) {
   ZyTy t = realloc_type(g, call);
   if (t == ZY_TY_UNKNOWN)
     return -1;
-  if (!zy_activity_allocation_size(p, &n, &m))
+  if (!zy_allocation_size(g, p, &n, &m))
     zy_vec_push(&g->ext_reallocs, call);
   if (t == ZY_TY_PTR || t == ZY_TY_INT)
     return 0;
-  LLVMValueRef fn = move_helper(g, llvm_type(g, t));
+  LLVMValueRef fn = move_helper(g, zy_ty_llvm(g, t));
   LLVMValueRef args[3] = {zy_shadow_lookup(g, call), zy_shadow_lookup(g, p),
                           realloc_kept(g, call)};
   LLVMBuildCall2(g->b, LLVMGlobalGetValueType(fn), fn, args, 3, "");
@@ -435,7 +436,7 @@ void zy_reverse_memory_finish(ZyGen *g) {
     ZyTy t = realloc_type(g, call);
     if (zy_ty_is_float(t) && !zy_freed_here(call)) {
       /* The caller reaches the gradient through the new shadow. */
-      LLVMValueRef fn = move_helper(g, llvm_type(g, t));
+      LLVMValueRef fn = move_helper(g, zy_ty_llvm(g, t));
       LLVMValueRef args[3] = {old, zy_shadow_lookup(g, call),
                               realloc_kept(g, call)};
       LLVMBuildCall2(g->b, LLVMGlobalGetValueType(fn), fn, args, 3, "");

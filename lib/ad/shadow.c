@@ -173,7 +173,7 @@ static void copy_pointers(ZyGen *g, LLVMValueRef call) {
 static LLVMValueRef allocation_size(ZyGen *g, LLVMValueRef p) {
   LLVMValueRef n, m;
   LLVMTypeRef i64t = LLVMInt64TypeInContext(g->zm->ctx);
-  zy_activity_allocation_size(p, &n, &m);
+  zy_allocation_size(g, p, &n, &m);
   if (!n)
     return LLVMConstInt(i64t, 0, 0);
   LLVMValueRef size = LLVMBuildZExtOrBitCast(g->b, map(g, n), i64t, "");
@@ -194,12 +194,18 @@ static LLVMValueRef shadow_realloc(ZyGen *g, LLVMValueRef i, const char *name) {
                                           LLVMInt64TypeInContext(c), "");
   LLVMValueRef s = zy_call_malloc(g->b, n, name);
   LLVMValueRef from = shadow_of(g, LLVMGetOperand(i, 0)), sn, sm;
-  int mine = zy_activity_allocation_size(LLVMGetOperand(i, 0), &sn, &sm);
+  int mine = zy_allocation_size(g, LLVMGetOperand(i, 0), &sn, &sm);
   LLVMValueRef old = mine ? allocation_size(g, LLVMGetOperand(i, 0))
                           : zy_call_usable_size(g->b, from);
   LLVMValueRef keep = LLVMBuildSelect(
       g->b, LLVMBuildICmp(g->b, LLVMIntULT, old, n, ""), old, n, "");
-  LLVMBuildMemCpy(g->b, s, 1, from, 1, keep);
+  ZyTy t = zy_uniform_type(g, i, 1LL << 62);
+  if (t == ZY_TY_UNKNOWN)
+    t = zy_uniform_type(g, LLVMGetOperand(i, 0), 1LL << 62);
+  if (zy_ty_is_float(t)) /* typed: a gradient of this code knows it */
+    zy_typed_copy(g->b, zy_ty_llvm(g, t), s, from, keep);
+  else
+    LLVMBuildMemCpy(g->b, s, 1, from, 1, keep);
   /* The caller's shadow may hold seeds: they move, not copy (the reverse
    * sweep moves the adjoints back into the old shadow). */
   if (!mine)

@@ -110,6 +110,14 @@ static LLVMValueRef original(LLVMValueRef f, const char *suffix,
   return LLVMGetNamedFunction(LLVMGetGlobalParent(f), base);
 }
 
+LLVMValueRef zy_snapshot_source(LLVMValueRef f) {
+  if (!has_suffix(f, REF))
+    return zy_snapshot_of(f);
+  char base[512];
+  original(f, REF, base, sizeof base);
+  return named(LLVMGetGlobalParent(f), base, SRC);
+}
+
 void zy_snapshot_resolve(LLVMValueRef p) {
   LLVMModuleRef m = LLVMGetGlobalParent(p);
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(p); bb;

@@ -20,4 +20,9 @@ LLVMValueRef zy_effects_first_write(LLVMValueRef fn, ZyBenignCall benign);
  * instruction whose result could differ when `fn` runs again later. */
 LLVMValueRef zy_effects_first_access(LLVMValueRef fn, ZyBenignCall benign);
 
+/* Whether instruction `v` points to memory its function allocated and
+ * lets nothing outside reach (not stored elsewhere, returned or passed
+ * on, except to free, realloc and the memory intrinsics). */
+int zy_effects_private(LLVMValueRef v);
+
 #endif

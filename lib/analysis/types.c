@@ -365,6 +365,27 @@ static int rule_call(ZyTypes *T, LLVMValueRef call) {
   return c;
 }
 
+/* An integer phi of small constants only, one of them not zero: which
+ * way control went (a branch index a gradient caches, a flag), a number
+ * rather than the bits of a float. */
+static int choice_index(LLVMValueRef phi) {
+  if (LLVMGetTypeKind(LLVMTypeOf(phi)) != LLVMIntegerTypeKind)
+    return 0;
+  int nonzero = 0;
+  for (unsigned k = 0; k < LLVMCountIncoming(phi); k++) {
+    LLVMValueRef v = LLVMGetIncomingValue(phi, k);
+    if (LLVMIsUndef(v) || LLVMIsPoison(v))
+      continue;
+    if (!LLVMIsAConstantInt(v) || LLVMGetIntTypeWidth(LLVMTypeOf(v)) > 64)
+      return 0;
+    long long c = LLVMConstIntGetSExtValue(v);
+    if (c < -4096 || c > 4096)
+      return 0;
+    nonzero |= c != 0;
+  }
+  return nonzero;
+}
+
 static int rule(ZyTypes *T, LLVMValueRef i) {
   int c = 0;
   switch (LLVMGetInstructionOpcode(i)) {
@@ -379,6 +400,8 @@ static int rule(ZyTypes *T, LLVMValueRef i) {
   case LLVMPHI:
     for (unsigned k = 0; k < LLVMCountIncoming(i); k++)
       c |= same(T, i, LLVMGetIncomingValue(i, k));
+    if (choice_index(i))
+      c |= mark_int(T, i);
     return c;
   case LLVMSelect:
     return same(T, i, LLVMGetOperand(i, 1)) | same(T, i, LLVMGetOperand(i, 2));
