@@ -5,9 +5,11 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
+#include "cache/cache.h"
+
 #include "analysis/effects.h"
 #include "analysis/registry.h"
-#include "blas.h"
+#include "blas/blas.h"
 #include "rules.h"
 
 #include <string.h>

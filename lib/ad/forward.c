@@ -4,7 +4,9 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
-#include "blas.h"
+#include "cache/cache.h"
+
+#include "blas/blas.h"
 #include "rules.h"
 
 #include <string.h>

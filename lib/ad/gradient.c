@@ -2,7 +2,9 @@
  * order, are listed in build_gradient().
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
-#include "blas.h"
+
+#include "cache/cache.h"
+#include "blas/blas.h"
 
 #include "abi/abi.h"
 #include "analysis/registry.h"

@@ -6,6 +6,8 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
+#include "cache/cache.h"
+
 #include "irutil.h"
 
 #include <stdio.h>

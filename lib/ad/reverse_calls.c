@@ -9,7 +9,7 @@
 #include "abi/abi.h"
 #include "analysis/effects.h"
 #include "analysis/registry.h"
-#include "blas.h"
+#include "blas/blas.h"
 #include "rules.h"
 
 #include <stdlib.h>

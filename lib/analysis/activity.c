@@ -5,7 +5,7 @@
 #include "activity.h"
 
 #include "registry.h"
-#include "ad/blas.h"
+#include "blas/blas.h"
 
 #include "llvm/glue.h"
 #include "support/vec.h"

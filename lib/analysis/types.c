@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "types.h"
 
-#include "ad/blas.h"
+#include "blas/blas.h"
 
 #include "llvm/glue.h"
 #include "support/vec.h"

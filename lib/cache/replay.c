@@ -19,9 +19,9 @@
  * start value and the outside values; the replay is emitted once the plan
  * is known, in the blocks zy_replay_mark left at each entry.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-#include "ad.h"
+#include "cache.h"
 
-#include "irutil.h"
+#include "ad/irutil.h"
 
 #include <llvm-c/Target.h>
 #include <string.h>

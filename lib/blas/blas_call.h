@@ -5,7 +5,7 @@
 #ifndef ZY_AD_BLAS_CALL_H
 #define ZY_AD_BLAS_CALL_H
 
-#include "ad.h"
+#include "ad/ad.h"
 #include "blas.h"
 
 #define ZY_BLAS_MAXARGS 14

@@ -2,9 +2,9 @@
  * of forward values, and the walk of the reverse sweep through loops
  * (see ZyLoop in ad.h for the scheme).
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-#include "ad.h"
+#include "cache.h"
 
-#include "irutil.h"
+#include "ad/irutil.h"
 
 #include <llvm-c/Target.h>
 #include <stdio.h>

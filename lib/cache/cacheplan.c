@@ -15,9 +15,9 @@
  * it caches sum (one double), not x[i] and y[i] (two).  Then each
  * placeholder is replaced by a reload from a buffer or a recomputation.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-#include "ad.h"
+#include "cache.h"
 
-#include "rules.h"
+#include "ad/rules.h"
 #include "support/maxflow.h"
 
 #include <llvm-c/Target.h>

@@ -6,9 +6,9 @@
  * in its loop or qualifies itself, so recomputing never trades one cached
  * value for several.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-#include "ad.h"
+#include "cache.h"
 
-#include "rules.h"
+#include "ad/rules.h"
 
 #include <stdint.h>
 

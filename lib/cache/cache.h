@@ -1,0 +1,103 @@
+/* cache.h - the caching subsystem of the reverse sweep: the loops of the
+ * primal and their per-iteration buffers (loops.c), what can be computed
+ * again instead of cached (recompute.c), recurrences run again (replay.c)
+ * and the minimum cut that chooses between caching and recomputing
+ * (cacheplan.c).  The scheme is described at ZyLoop in ad/ad.h.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#ifndef ZY_CACHE_CACHE_H
+#define ZY_CACHE_CACHE_H
+
+#include "ad/ad.h"
+
+/* loops.c: step 2, the loops of the primal (irreducible control flow is
+ * refused); 0, or -1 after an error. */
+int zy_loops_analyze(ZyGen *g);
+
+/* The innermost loop holding primal block `bb`, or NULL; whether loop
+ * `l` holds `bb`. */
+ZyLoop *zy_loop_of(ZyGen *g, LLVMBasicBlockRef bb);
+int zy_loop_contains(ZyGen *g, ZyLoop *l, LLVMBasicBlockRef bb);
+
+/* Forward sweep hooks: after the phis of primal block `bb` (iteration
+ * counters of a header, iteration numbers at a loop exit), and before its
+ * terminator (buffer reservation in a preheader). */
+void zy_loops_forward_begin(ZyGen *g, LLVMBasicBlockRef bb);
+void zy_loops_forward_end(ZyGen *g, LLVMBasicBlockRef bb);
+/* Adds the incoming values of the phis the hooks made. */
+void zy_loops_forward_fixups(ZyGen *g);
+
+/* Reverse sweep: on the way from the reverse of `bb` to the reverse of
+ * its predecessor `pred`, sets the iteration numbers of the loops that
+ * hold `pred` but not `bb`. */
+void zy_loops_enter(ZyGen *g, LLVMBasicBlockRef bb, LLVMBasicBlockRef pred);
+
+/* Forward value `fv` of a block of loop `l`, at the reverse builder
+ * position: recomputed from the iteration number, or loaded from the
+ * loop's buffer. */
+LLVMValueRef zy_loops_reload(ZyGen *g, LLVMValueRef fv, ZyLoop *l);
+
+/* Positions `b` where forward value `fv` is saved for the reverse sweep:
+ * right after it, after the phis (and a loop header's counters). */
+void zy_position_after(ZyGen *g, LLVMBuilderRef b, LLVMValueRef fv);
+
+/* Adds a line about forward value `fv` to the cache report
+ * (-zymase-print-cache): `how` says where it is kept. */
+void zy_loops_report(ZyGen *g, LLVMValueRef fv, const char *how);
+
+/* recompute.c: whether the reverse sweep can compute primal value `v` (a
+ * value of a loop iteration) again without caching anything for it; and
+ * the same for the shadow of primal pointer `p` (then built at the
+ * reverse builder position by zy_shadow_recompute). */
+int zy_recomputable_free(ZyGen *g, LLVMValueRef v);
+/* Whether instructions of opcode `op` are cheap and pure enough to be
+ * computed again in the reverse sweep. */
+int zy_cheap_opcode(LLVMOpcode op);
+/* Whether nothing in the function writes the memory `load` reads (in any
+ * iteration), so loading again in the reverse sweep gives its value. */
+int zy_load_unchanged(ZyGen *g, LLVMValueRef load);
+int zy_shadow_recomputable(ZyGen *g, LLVMValueRef p);
+LLVMValueRef zy_shadow_recompute(ZyGen *g, LLVMValueRef p);
+/* The index (in zy_preds) of the predecessor the forward sweep entered
+ * loop block `bb` from, recomputed from the branch that decided it, or
+ * NULL when that cannot be done without a cache. */
+LLVMValueRef zy_recompute_pred(ZyGen *g, LLVMBasicBlockRef bb);
+
+/* An induction variable `phi` (start + step * iteration): its start
+ * value, or NULL when `phi` is not one; and its value at the reverse
+ * builder position given the start's value there. */
+LLVMValueRef zy_affine_start(ZyGen *g, LLVMValueRef phi);
+LLVMValueRef zy_affine_rebuild(ZyGen *g, LLVMValueRef phi,
+                               LLVMValueRef start);
+
+/* cacheplan.c: a lookup of primal `v` (a value of a loop iteration)
+ * deferred until every lookup is known: a placeholder, replaced by
+ * zy_plan_finish by a reload or a recomputation chosen by a minimum cut
+ * over all of them. */
+LLVMValueRef zy_plan_defer(ZyGen *g, LLVMValueRef v);
+void zy_plan_finish(ZyGen *g);
+/* The value of primal `v` at the reverse builder position, as planned. */
+LLVMValueRef zy_plan_value(ZyGen *g, LLVMValueRef v);
+
+/* replay.c: whether header phi `phi` is a recurrence computed by cheap
+ * operations from itself and values from outside its loop, which the
+ * reverse sweep can run again instead of caching it; the values from
+ * outside it needs (start value first).  zy_replay_mark leaves, where the
+ * reverse enters loop `l`, a block for the replay; zy_replay_emit fills
+ * those for the phis `planned` says are recomputed; zy_replay_value is
+ * a replayed phi's value at the reverse builder position, or NULL. */
+int zy_replayable(ZyGen *g, LLVMValueRef phi);
+void zy_replay_sources(ZyGen *g, LLVMValueRef phi, ZyVec *out);
+void zy_replay_mark(ZyGen *g, ZyLoop *l);
+void zy_replay_emit(ZyGen *g, int (*planned)(ZyGen *, LLVMValueRef));
+LLVMValueRef zy_replay_value(ZyGen *g, LLVMValueRef phi);
+
+/* At g->b's position: reallocates the buffer in each slot
+ * of `slots` to `n` elements of the matching type in `types`. */
+void zy_loops_realloc(ZyGen *g, ZyVec *slots, ZyVec *types, LLVMValueRef n);
+
+/* After both sweeps: buffer growth in the forward, frees at the end of
+ * the reverse, the cache report. */
+void zy_loops_finish(ZyGen *g);
+void zy_loops_free(ZyGen *g);
+
+#endif
