@@ -15,7 +15,7 @@
 // RUN: %if !sanitizer %{ %clang -O1 %s -lm -o %t1 && %t1 %}
 // RUN: %clang -O2 %s -lm -o %t2 && %t2
 // RUN: %if !sanitizer %{ %clang -O3 %s -lm -o %t3 && %t3 %}
-// RUN: %clang -O2 -Xclang -load -Xclang %plugin -mllvm -zymase-verify %s -lm -o %tv && %tv
+// RUN: %if !sanitizer %{ %clang -O2 -Xclang -load -Xclang %plugin -mllvm -zymase-verify %s -lm -o %tv && %tv %}
 // RUN: %valgrind %t0 > /dev/null
 // RUN: %valgrind %t2 > /dev/null
 #include "fd.h"
