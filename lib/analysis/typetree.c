@@ -63,6 +63,9 @@ int zy_tt_insert(ZyTT *t, const long long *path, int len, ZyTy ty) {
     if (path[k] < -4096 || path[k] > 4096)
       return 0;
   size_t lo = 0, hi = t->n;
+  /* Trees are mostly built in path order: appending needs no search. */
+  if (t->n && cmp_path(t->e[t->n - 1].path, t->e[t->n - 1].len, path, len) < 0)
+    lo = hi;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
     int c = cmp_path(t->e[mid].path, t->e[mid].len, path, len);
@@ -94,11 +97,54 @@ int zy_tt_insert(ZyTT *t, const long long *path, int len, ZyTy ty) {
   return 1;
 }
 
+/* Both trees are sorted by path with one entry per path (every entry was
+ * checked by zy_tt_insert): one walk over both finds whether `dst`
+ * changes, a second joins types in place or merges into a new array. */
 int zy_tt_merge(ZyTT *dst, const ZyTT *src) {
-  int changed = 0;
-  for (size_t i = 0; i < src->n; i++)
-    changed |= zy_tt_insert(dst, src->e[i].path, src->e[i].len, src->e[i].ty);
-  return changed;
+  size_t i = 0, j = 0, extra = 0;
+  int joined = 0;
+  while (j < src->n) {
+    const ZyTTEntry *s = &src->e[j];
+    int c = i < dst->n ? cmp_path(dst->e[i].path, dst->e[i].len, s->path,
+                                  s->len)
+                       : 1;
+    if (c < 0) {
+      i++;
+    } else if (c > 0) {
+      extra++, j++;
+    } else {
+      joined |= join(dst->e[i].ty, s->ty) != dst->e[i].ty;
+      i++, j++;
+    }
+  }
+  if (!joined && !extra)
+    return 0;
+  ZyTTEntry *out = extra ? malloc((dst->n + extra) * sizeof *out) : dst->e;
+  if (!out)
+    abort();
+  size_t k = 0;
+  for (i = j = 0; i < dst->n || j < src->n;) {
+    int c = i >= dst->n   ? 1
+            : j >= src->n ? -1
+                          : cmp_path(dst->e[i].path, dst->e[i].len,
+                                     src->e[j].path, src->e[j].len);
+    if (c < 0) {
+      out[k++] = dst->e[i++];
+    } else if (c > 0) {
+      out[k++] = src->e[j++];
+    } else {
+      out[k] = dst->e[i++];
+      out[k].ty = join(out[k].ty, src->e[j++].ty);
+      k++;
+    }
+  }
+  if (extra) {
+    free(dst->e);
+    dst->e = out;
+    dst->cap = k;
+  }
+  dst->n = k;
+  return 1;
 }
 
 ZyTy zy_tt_get(const ZyTT *t, const long long *path, int len) {
