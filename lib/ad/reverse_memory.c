@@ -7,6 +7,7 @@
 #include "ad.h"
 
 #include "analysis/effects.h"
+#include "analysis/registry.h"
 #include "irutil.h"
 
 #include <llvm-c/Target.h>
@@ -47,7 +48,7 @@ static int memalign_freed_here(LLVMValueRef call) {
     for (LLVMUseRef v = LLVMGetFirstUse(l); v; v = LLVMGetNextUse(v)) {
       LLVMValueRef f = LLVMGetUser(v);
       if (LLVMIsACallInst(f) && zy_activity_deallocation(f) &&
-          LLVMGetOperand(f, 0) == l)
+          LLVMGetOperand(f, zy_activity_freed_arg(f)) == l)
         return 1;
     }
   }
@@ -94,9 +95,10 @@ static int value_freed(LLVMValueRef v, int depth) {
       if (!LLVMIsACallInst(user))
         continue;
       LLVMValueRef callee = LLVMGetCalledValue(user);
-      if (LLVMGetOperand(user, 0) == p &&
-          (zy_activity_deallocation(user) ||
-           zy_activity_allocation(user) == ZY_ALLOC_REALLOC)) {
+      if ((zy_activity_deallocation(user) &&
+           LLVMGetOperand(user, zy_activity_freed_arg(user)) == p) ||
+          (zy_activity_allocation(user) == ZY_ALLOC_REALLOC &&
+           LLVMGetOperand(user, 0) == p)) {
         freed = 1;
         break;
       }
@@ -458,7 +460,24 @@ static int reverse_allocation(ZyGen *g, LLVMValueRef call) {
   return 0;
 }
 
+/* Shadow `s` of the block of registered allocator call `call` goes back
+ * through the registered deallocator, given the allocator call's
+ * arguments as the registration says. */
+static void free_like(ZyGen *g, const ZyAllocLike *a, LLVMValueRef call,
+                      LLVMValueRef s) {
+  LLVMValueRef args[ZY_ALLOC_LIKE_MAX_ARGS];
+  for (unsigned k = 0; k < a->nargs; k++)
+    args[k] = a->args[k] < 0 ? s
+                             : zy_lookup(g, LLVMGetOperand(call, a->args[k]));
+  LLVMBuildCall2(g->b, LLVMGlobalGetValueType(a->dealloc), a->dealloc, args,
+                 a->nargs, "");
+}
+
 void zy_free_shadow(ZyGen *g, LLVMValueRef call, LLVMValueRef s) {
+  if (zy_activity_allocation(call) == ZY_ALLOC_LIKE) {
+    free_like(g, zy_registry_allocator(LLVMGetCalledValue(call)), call, s);
+    return;
+  }
   const char *alloc = callee_name(call);
   const char *name = !strcmp(alloc, "_Znwm")   ? "_ZdlPv"
                      : !strcmp(alloc, "_Znam") ? "_ZdaPv"

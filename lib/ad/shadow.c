@@ -248,10 +248,12 @@ static LLVMValueRef shadow_allocation(ZyGen *g, LLVMValueRef i,
   }
   if (zy_activity_allocation(i) == ZY_ALLOC_REALLOC)
     return shadow_realloc(g, i, name);
-  /* malloc, new, calloc, aligned_alloc: the same call again. */
+  /* malloc, new, calloc, aligned_alloc, a registered allocator: the same
+   * call again. */
   unsigned n = LLVMGetNumArgOperands(c);
-  LLVMValueRef args[4];
-  for (unsigned k = 0; k < n && k < 4; k++)
+  LLVMValueRef args[64];
+  ZY_ASSERT(n <= 64);
+  for (unsigned k = 0; k < n; k++)
     args[k] = LLVMGetOperand(c, k);
   LLVMValueRef s =
       LLVMBuildCall2(g->b, LLVMGetCalledFunctionType(c),
@@ -261,6 +263,9 @@ static LLVMValueRef shadow_allocation(ZyGen *g, LLVMValueRef i,
     zero(g, s, args[0]);
   else if (kind == ZY_ALLOC_ALIGNED)
     zero(g, s, args[1]);
+  else if (kind == ZY_ALLOC_LIKE)
+    zero(g, s,
+         args[zy_registry_allocator(LLVMGetCalledValue(i))->size]);
   return s;
 }
 
