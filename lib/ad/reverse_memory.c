@@ -81,8 +81,8 @@ static void copies_of(LLVMValueRef p, ZyVec *out) {
 
 /* Whether pointer `v` (or a local variable holding it) reaches free,
  * realloc, or a function with a body that frees the parameter it is
- * passed as. */
-static int value_freed(LLVMValueRef v, int depth) {
+ * passed as; `*by` is the call that frees it. */
+static int value_freed(LLVMValueRef v, int depth, LLVMValueRef *by) {
   if (depth > 4)
     return 0;
   ZyVec copies = {0};
@@ -100,13 +100,14 @@ static int value_freed(LLVMValueRef v, int depth) {
           (zy_activity_allocation(user) == ZY_ALLOC_REALLOC &&
            LLVMGetOperand(user, 0) == p)) {
         freed = 1;
+        *by = user;
         break;
       }
       for (unsigned a = 0; a < LLVMGetNumArgOperands(user) && !freed; a++)
         freed = LLVMGetOperand(user, a) == p && callee &&
                 LLVMIsAFunction(callee) && !LLVMIsDeclaration(callee) &&
                 a < LLVMCountParams(callee) &&
-                value_freed(LLVMGetParam(callee, a), depth + 1);
+                value_freed(LLVMGetParam(callee, a), depth + 1, by);
     }
   }
   zy_vec_free(&copies);
@@ -118,7 +119,8 @@ int zy_freed_here(LLVMValueRef call) {
     return memalign_freed_here(call);
   /* Memory nothing outside reaches is the function's to free: its
    * shadow too (a gradient's caches of shadows, kept in a buffer). */
-  return value_freed(call, 0) || zy_effects_private(call);
+  LLVMValueRef by;
+  return value_freed(call, 0, &by) || zy_effects_private(call);
 }
 
 int zy_reverse_memory_needed(ZyGen *g, LLVMValueRef i) {
@@ -456,8 +458,7 @@ static int reverse_allocation(ZyGen *g, LLVMValueRef call) {
     if (!zy_freed_here(call))
       return 0; /* escapes: the caller owns it */
   }
-  zy_free_shadow(g, call, zy_shadow_lookup(g, call));
-  return 0;
+  return zy_free_shadow(g, call, zy_shadow_lookup(g, call));
 }
 
 /* Shadow `s` of the block of registered allocator call `call` goes back
@@ -473,16 +474,46 @@ static void free_like(ZyGen *g, const ZyAllocLike *a, LLVMValueRef call,
                  a->nargs, "");
 }
 
-void zy_free_shadow(ZyGen *g, LLVMValueRef call, LLVMValueRef s) {
+/* Shadow `s` of the block a call of a function with a body returned goes
+ * back the way the primal block goes: through registered deallocator
+ * call `by` of this function, the shadow in place of the block. */
+static int free_returned_like(ZyGen *g, LLVMValueRef call, LLVMValueRef by,
+                              LLVMValueRef s) {
+  const ZyAllocLike *a = zy_registry_deallocator(LLVMGetCalledValue(by));
+  if (LLVMGetBasicBlockParent(LLVMGetInstructionParent(by)) != g->primal ||
+      zy_loop_of(g, LLVMGetInstructionParent(by)) !=
+          zy_loop_of(g, LLVMGetInstructionParent(call)))
+    return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                        "release the block in the function that receives "
+                        "it, in the same loop",
+                        "a block returned by this call is released by the "
+                        "registered deallocator '%s' in another function or "
+                        "loop: its shadow cannot be released the same way",
+                        LLVMGetValueName(a->dealloc));
+  LLVMValueRef args[ZY_ALLOC_LIKE_MAX_ARGS];
+  for (unsigned k = 0; k < a->nargs; k++)
+    args[k] = k == a->block ? s : zy_lookup(g, LLVMGetOperand(by, k));
+  LLVMBuildCall2(g->b, LLVMGlobalGetValueType(a->dealloc), a->dealloc, args,
+                 a->nargs, "");
+  return 0;
+}
+
+int zy_free_shadow(ZyGen *g, LLVMValueRef call, LLVMValueRef s) {
+  LLVMValueRef by = NULL;
   if (zy_activity_allocation(call) == ZY_ALLOC_LIKE) {
     free_like(g, zy_registry_allocator(LLVMGetCalledValue(call)), call, s);
-    return;
+    return 0;
   }
+  if (zy_activity_allocation(call) == ZY_ALLOC_NONE &&
+      value_freed(call, 0, &by) && LLVMIsACallInst(by) &&
+      zy_registry_deallocator(LLVMGetCalledValue(by)))
+    return free_returned_like(g, call, by, s);
   const char *alloc = callee_name(call);
   const char *name = !strcmp(alloc, "_Znwm")   ? "_ZdlPv"
                      : !strcmp(alloc, "_Znam") ? "_ZdaPv"
                                                : "free";
   zy_call_free(g->b, name, s);
+  return 0;
 }
 
 int zy_reverse_memory(ZyGen *g, LLVMValueRef i, LLVMValueRef d) {

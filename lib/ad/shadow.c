@@ -284,6 +284,19 @@ static void shadow_memalign(ZyGen *g, LLVMValueRef i, LLVMValueRef c) {
   zy_map_put(&g->shadow, i, s);
 }
 
+/* Whether the optimizer replaced an argument the shadow of registered
+ * allocator call `i` needs by poison (an argument the allocator's body
+ * does not use). */
+static int dropped_argument(LLVMValueRef i) {
+  const ZyAllocLike *a = zy_registry_allocator(LLVMGetCalledValue(i));
+  if (LLVMIsAUndefValue(LLVMGetOperand(i, a->size)))
+    return 1;
+  for (unsigned k = 0; k < a->nargs; k++)
+    if (a->args[k] >= 0 && LLVMIsAUndefValue(LLVMGetOperand(i, a->args[k])))
+      return 1;
+  return 0;
+}
+
 int zy_shadow_forward(ZyGen *g, LLVMValueRef i) {
   LLVMValueRef c = zy_map_get(&g->vmap, i);
   LLVMOpcode op = LLVMGetInstructionOpcode(i);
@@ -315,6 +328,14 @@ int zy_shadow_forward(ZyGen *g, LLVMValueRef i) {
     s = shadow_allocation(g, i, c, name);
     break;
   case LLVMCall:
+    if (zy_activity_allocation(i) == ZY_ALLOC_LIKE && dropped_argument(i))
+      return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                          "use the argument in the allocator, or compile "
+                          "at -O0",
+                          "an argument of the registered allocator that its "
+                          "shadow needs (the size, or one the deallocator "
+                          "takes) is unused in its body, and the optimizer "
+                          "dropped it from this call");
     if (zy_activity_allocation(i) == ZY_ALLOC_NONE)
       return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
                           "return the data through a pointer argument "

@@ -134,6 +134,36 @@ double reuse(const double *x, Pool *p) {
   return q;
 }
 
+/* A block returned by a callee and released here: its shadow is released
+ * through the same deallocator. */
+NOINLINE double *make(Pool *p, double x) {
+  double *m = pool_get(p, 2 * sizeof(double));
+  m[0] = x * x;
+  m[1] = sin(x);
+  return m;
+}
+
+double made_freed(double x, Pool *p) {
+  double *m = make(p, x);
+  double r = m[0] * m[1];
+  pool_put(p, m);
+  return r;
+}
+
+/* A block per loop iteration, released in the iteration. */
+double per_iteration(const double *x, int n, Pool *p) {
+  double s = 0;
+  for (int i = 0; i < n; i++) {
+    double *t = pool_get(p, 3 * sizeof(double));
+    t[0] = x[i];
+    t[1] = t[0] * t[0];
+    t[2] = exp(t[1]) * s;
+    s += t[1] + t[2] * 0.25;
+    pool_put(p, t);
+  }
+  return s;
+}
+
 int main(void) {
   /* customalloc.c */
   int off0 = offset;
@@ -197,6 +227,34 @@ int main(void) {
                                       double z[2] = {y0, s};
                                       reuse(z, &pool);
                                     })));
+  }
+  for (double a = -0.8; a < 2; a += 0.9) {
+    pool.gets = pool.puts = 0;
+    d = __enzyme_autodiff((void *)made_freed, a, enzyme_const, &pool);
+    zy_check_close("returned block: pool_get calls", pool.gets, 2, 0);
+    zy_check_close("returned block: pool_put calls", pool.puts, 2, 0);
+    ZY_CHECK2("returned block: d/dx", d, 2 * a * sin(a) + a * a * cos(a),
+              ZY_DIFF(s, a, made_freed(s, &pool)));
+  }
+  for (int n = 1; n <= 5; n += 2) {
+    memset(dx, 0, sizeof dx);
+    pool.gets = pool.puts = 0;
+    int nfree0 = pool.nfree, used0 = pool.used;
+    __enzyme_autodiff((void *)per_iteration, enzyme_dup, x, dx, enzyme_const,
+                      n, enzyme_const, &pool);
+    zy_check_close("per iteration: pool_get calls", pool.gets, 2 * n, 0);
+    zy_check_close("per iteration: pool_put calls", pool.puts, 2 * n, 0);
+    zy_check_close("per iteration: no block leaked",
+                   pool.nfree - nfree0 + (used0 - pool.used), 0, 0);
+    for (int i = 0; i < n; i++)
+      zy_check_close("per iteration: d/dx (finite diff)", dx[i],
+                     ZY_DIFF(s, x[i], ({
+                               double y[5];
+                               memcpy(y, x, sizeof y);
+                               y[i] = s;
+                               per_iteration(y, n, &pool);
+                             })),
+                     ZY_FD_TOL);
   }
   return zy_report();
 }
