@@ -70,7 +70,7 @@ static LLVMTypeRef root_type(ZyGen *g, LLVMValueRef i) {
   unsigned bits = int_bits(i);
   if (!bits)
     return NULL;
-  if (LLVMIsALoadInst(i) && !LLVMGetVolatile(i) && !LLVMIsAtomic(i))
+  if (LLVMIsALoadInst(i) && !LLVMGetVolatile(i) && LLVMGetOrdering(i) == LLVMAtomicOrderingNotAtomic)
     return fp_of(LLVMGetTypeContext(LLVMTypeOf(i)),
                  zy_types_memory(g->types, LLVMGetOperand(i, 0), 0), bits);
   if (LLVMIsABitCastInst(i) && is_scalar_fp(LLVMTypeOf(LLVMGetOperand(i, 0))))
@@ -197,7 +197,7 @@ static int moves(Pun *p, LLVMValueRef u, LLVMValueRef v) {
     return 1;
   if (LLVMIsAStoreInst(u))
     return LLVMGetOperand(u, 0) == v && !LLVMGetVolatile(u) &&
-           !LLVMIsAtomic(u);
+           LLVMGetOrdering(u) == LLVMAtomicOrderingNotAtomic;
   return LLVMIsABitCastInst(u) && LLVMTypeOf(u) == p->fp;
 }
 
