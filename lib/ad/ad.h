@@ -292,8 +292,10 @@ ZyTy zy_uniform_type(ZyGen *g, LLVMValueRef ptr, long long n);
 LLVMTypeRef zy_ty_llvm(ZyGen *g, ZyTy t);
 
 /* Frees shadow memory `s` of primal allocation `call` in the reverse
- * sweep (free, or operator delete for new). */
-void zy_free_shadow(ZyGen *g, LLVMValueRef call, LLVMValueRef s);
+ * sweep (free, operator delete for new, the registered deallocator of a
+ * registered allocator, or of the call freeing the block a function
+ * returned).  Nonzero after an error. */
+int zy_free_shadow(ZyGen *g, LLVMValueRef call, LLVMValueRef s);
 
 /* After the reverse sweep: for each realloc of memory from the caller,
  * the adjoints of the kept bytes move from the old shadow to the new one

@@ -171,6 +171,7 @@ static int call_takes_shadowed(LLVMValueRef call) {
          zy_activity_allocation(call) == ZY_ALLOC_MALLOC ||
          zy_activity_allocation(call) == ZY_ALLOC_CALLOC ||
          zy_activity_allocation(call) == ZY_ALLOC_ALIGNED ||
+         zy_activity_allocation(call) == ZY_ALLOC_LIKE ||
          zy_activity_deallocation(call) || !strncmp(name, "llvm.mem", 8) ||
          zy_rule_writer_for_call(callee) ||
          !strncmp(name, "llvm.lifetime.", 14) ||

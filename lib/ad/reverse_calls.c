@@ -326,7 +326,7 @@ static int call_split(ZyGen *g, LLVMValueRef call, LLVMValueRef d) {
     add_argument_adjoints(g, call, sig, res);
   /* A returned allocation freed here: so is its shadow. */
   if (sig.dup_ret && zy_freed_here(call))
-    zy_free_shadow(g, call, zy_shadow_lookup(g, call));
+    return zy_free_shadow(g, call, zy_shadow_lookup(g, call));
   return 0;
 }
 

@@ -7,6 +7,7 @@
 #include "ad.h"
 
 #include "analysis/effects.h"
+#include "analysis/registry.h"
 #include "irutil.h"
 
 #include <llvm-c/Target.h>
@@ -47,7 +48,7 @@ static int memalign_freed_here(LLVMValueRef call) {
     for (LLVMUseRef v = LLVMGetFirstUse(l); v; v = LLVMGetNextUse(v)) {
       LLVMValueRef f = LLVMGetUser(v);
       if (LLVMIsACallInst(f) && zy_activity_deallocation(f) &&
-          LLVMGetOperand(f, 0) == l)
+          LLVMGetOperand(f, zy_activity_freed_arg(f)) == l)
         return 1;
     }
   }
@@ -80,8 +81,8 @@ static void copies_of(LLVMValueRef p, ZyVec *out) {
 
 /* Whether pointer `v` (or a local variable holding it) reaches free,
  * realloc, or a function with a body that frees the parameter it is
- * passed as. */
-static int value_freed(LLVMValueRef v, int depth) {
+ * passed as; `*by` is the call that frees it. */
+static int value_freed(LLVMValueRef v, int depth, LLVMValueRef *by) {
   if (depth > 4)
     return 0;
   ZyVec copies = {0};
@@ -94,17 +95,19 @@ static int value_freed(LLVMValueRef v, int depth) {
       if (!LLVMIsACallInst(user))
         continue;
       LLVMValueRef callee = LLVMGetCalledValue(user);
-      if (LLVMGetOperand(user, 0) == p &&
-          (zy_activity_deallocation(user) ||
-           zy_activity_allocation(user) == ZY_ALLOC_REALLOC)) {
+      if ((zy_activity_deallocation(user) &&
+           LLVMGetOperand(user, zy_activity_freed_arg(user)) == p) ||
+          (zy_activity_allocation(user) == ZY_ALLOC_REALLOC &&
+           LLVMGetOperand(user, 0) == p)) {
         freed = 1;
+        *by = user;
         break;
       }
       for (unsigned a = 0; a < LLVMGetNumArgOperands(user) && !freed; a++)
         freed = LLVMGetOperand(user, a) == p && callee &&
                 LLVMIsAFunction(callee) && !LLVMIsDeclaration(callee) &&
                 a < LLVMCountParams(callee) &&
-                value_freed(LLVMGetParam(callee, a), depth + 1);
+                value_freed(LLVMGetParam(callee, a), depth + 1, by);
     }
   }
   zy_vec_free(&copies);
@@ -116,7 +119,8 @@ int zy_freed_here(LLVMValueRef call) {
     return memalign_freed_here(call);
   /* Memory nothing outside reaches is the function's to free: its
    * shadow too (a gradient's caches of shadows, kept in a buffer). */
-  return value_freed(call, 0) || zy_effects_private(call);
+  LLVMValueRef by;
+  return value_freed(call, 0, &by) || zy_effects_private(call);
 }
 
 int zy_reverse_memory_needed(ZyGen *g, LLVMValueRef i) {
@@ -454,16 +458,62 @@ static int reverse_allocation(ZyGen *g, LLVMValueRef call) {
     if (!zy_freed_here(call))
       return 0; /* escapes: the caller owns it */
   }
-  zy_free_shadow(g, call, zy_shadow_lookup(g, call));
+  return zy_free_shadow(g, call, zy_shadow_lookup(g, call));
+}
+
+/* Shadow `s` of the block of registered allocator call `call` goes back
+ * through the registered deallocator, given the allocator call's
+ * arguments as the registration says. */
+static void free_like(ZyGen *g, const ZyAllocLike *a, LLVMValueRef call,
+                      LLVMValueRef s) {
+  LLVMValueRef args[ZY_ALLOC_LIKE_MAX_ARGS];
+  for (unsigned k = 0; k < a->nargs; k++)
+    args[k] = a->args[k] < 0 ? s
+                             : zy_lookup(g, LLVMGetOperand(call, a->args[k]));
+  LLVMBuildCall2(g->b, LLVMGlobalGetValueType(a->dealloc), a->dealloc, args,
+                 a->nargs, "");
+}
+
+/* Shadow `s` of the block a call of a function with a body returned goes
+ * back the way the primal block goes: through registered deallocator
+ * call `by` of this function, the shadow in place of the block. */
+static int free_returned_like(ZyGen *g, LLVMValueRef call, LLVMValueRef by,
+                              LLVMValueRef s) {
+  const ZyAllocLike *a = zy_registry_deallocator(LLVMGetCalledValue(by));
+  if (LLVMGetBasicBlockParent(LLVMGetInstructionParent(by)) != g->primal ||
+      zy_loop_of(g, LLVMGetInstructionParent(by)) !=
+          zy_loop_of(g, LLVMGetInstructionParent(call)))
+    return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                        "release the block in the function that receives "
+                        "it, in the same loop",
+                        "a block returned by this call is released by the "
+                        "registered deallocator '%s' in another function or "
+                        "loop: its shadow cannot be released the same way",
+                        LLVMGetValueName(a->dealloc));
+  LLVMValueRef args[ZY_ALLOC_LIKE_MAX_ARGS];
+  for (unsigned k = 0; k < a->nargs; k++)
+    args[k] = k == a->block ? s : zy_lookup(g, LLVMGetOperand(by, k));
+  LLVMBuildCall2(g->b, LLVMGlobalGetValueType(a->dealloc), a->dealloc, args,
+                 a->nargs, "");
   return 0;
 }
 
-void zy_free_shadow(ZyGen *g, LLVMValueRef call, LLVMValueRef s) {
+int zy_free_shadow(ZyGen *g, LLVMValueRef call, LLVMValueRef s) {
+  LLVMValueRef by = NULL;
+  if (zy_activity_allocation(call) == ZY_ALLOC_LIKE) {
+    free_like(g, zy_registry_allocator(LLVMGetCalledValue(call)), call, s);
+    return 0;
+  }
+  if (zy_activity_allocation(call) == ZY_ALLOC_NONE &&
+      value_freed(call, 0, &by) && LLVMIsACallInst(by) &&
+      zy_registry_deallocator(LLVMGetCalledValue(by)))
+    return free_returned_like(g, call, by, s);
   const char *alloc = callee_name(call);
   const char *name = !strcmp(alloc, "_Znwm")   ? "_ZdlPv"
                      : !strcmp(alloc, "_Znam") ? "_ZdaPv"
                                                : "free";
   zy_call_free(g->b, name, s);
+  return 0;
 }
 
 int zy_reverse_memory(ZyGen *g, LLVMValueRef i, LLVMValueRef d) {

@@ -250,10 +250,12 @@ static LLVMValueRef shadow_allocation(ZyGen *g, LLVMValueRef i,
   }
   if (zy_activity_allocation(i) == ZY_ALLOC_REALLOC)
     return shadow_realloc(g, i, name);
-  /* malloc, new, calloc, aligned_alloc: the same call again. */
+  /* malloc, new, calloc, aligned_alloc, a registered allocator: the same
+   * call again. */
   unsigned n = LLVMGetNumArgOperands(c);
-  LLVMValueRef args[4];
-  for (unsigned k = 0; k < n && k < 4; k++)
+  LLVMValueRef args[64];
+  ZY_ASSERT(n <= 64);
+  for (unsigned k = 0; k < n; k++)
     args[k] = LLVMGetOperand(c, k);
   LLVMValueRef s =
       LLVMBuildCall2(g->b, LLVMGetCalledFunctionType(c),
@@ -263,6 +265,9 @@ static LLVMValueRef shadow_allocation(ZyGen *g, LLVMValueRef i,
     zero(g, s, args[0]);
   else if (kind == ZY_ALLOC_ALIGNED)
     zero(g, s, args[1]);
+  else if (kind == ZY_ALLOC_LIKE)
+    zero(g, s,
+         args[zy_registry_allocator(LLVMGetCalledValue(i))->size]);
   return s;
 }
 
@@ -279,6 +284,19 @@ static void shadow_memalign(ZyGen *g, LLVMValueRef i, LLVMValueRef c) {
   zero(g, s, LLVMGetOperand(c, 2));
   LLVMBuildStore(g->b, s, shadow_of(g, LLVMGetOperand(i, 0)));
   zy_map_put(&g->shadow, i, s);
+}
+
+/* Whether the optimizer replaced an argument the shadow of registered
+ * allocator call `i` needs by poison (an argument the allocator's body
+ * does not use). */
+static int dropped_argument(LLVMValueRef i) {
+  const ZyAllocLike *a = zy_registry_allocator(LLVMGetCalledValue(i));
+  if (LLVMIsAUndefValue(LLVMGetOperand(i, a->size)))
+    return 1;
+  for (unsigned k = 0; k < a->nargs; k++)
+    if (a->args[k] >= 0 && LLVMIsAUndefValue(LLVMGetOperand(i, a->args[k])))
+      return 1;
+  return 0;
 }
 
 int zy_shadow_forward(ZyGen *g, LLVMValueRef i) {
@@ -312,6 +330,14 @@ int zy_shadow_forward(ZyGen *g, LLVMValueRef i) {
     s = shadow_allocation(g, i, c, name);
     break;
   case LLVMCall:
+    if (zy_activity_allocation(i) == ZY_ALLOC_LIKE && dropped_argument(i))
+      return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                          "use the argument in the allocator, or compile "
+                          "at -O0",
+                          "an argument of the registered allocator that its "
+                          "shadow needs (the size, or one the deallocator "
+                          "takes) is unused in its body, and the optimizer "
+                          "dropped it from this call");
     if (zy_activity_allocation(i) == ZY_ALLOC_NONE)
       return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
                           "return the data through a pointer argument "

@@ -89,6 +89,10 @@ ZyAlloc zy_activity_allocation(LLVMValueRef call) {
   for (size_t i = 0; i < sizeof fns / sizeof *fns; i++)
     if (!strcmp(name, fns[i].name))
       return fns[i].kind;
+  if (*name && zy_registry_allocator(LLVMGetCalledValue(call)) &&
+      LLVMGetNumArgOperands(call) ==
+          LLVMCountParams(LLVMGetCalledValue(call)))
+    return ZY_ALLOC_LIKE;
   return ZY_ALLOC_NONE;
 }
 
@@ -113,6 +117,9 @@ int zy_activity_allocation_size(LLVMValueRef p, LLVMValueRef *n,
   case ZY_ALLOC_REALLOC:
     *n = LLVMGetOperand(p, 1);
     return 1;
+  case ZY_ALLOC_LIKE:
+    *n = LLVMGetOperand(p, zy_registry_allocator(LLVMGetCalledValue(p))->size);
+    return 1;
   default:
     return 0;
   }
@@ -122,7 +129,17 @@ int zy_activity_deallocation(LLVMValueRef call) {
   const char *name = callee_name(call);
   return !strcmp(name, "free") || !strcmp(name, "_ZdlPv") ||
          !strcmp(name, "_ZdaPv") || !strcmp(name, "_ZdlPvm") ||
-         !strcmp(name, "_ZdaPvm");
+         !strcmp(name, "_ZdaPvm") ||
+         (*name && zy_registry_deallocator(LLVMGetCalledValue(call)) &&
+          LLVMGetNumArgOperands(call) ==
+              LLVMCountParams(LLVMGetCalledValue(call)));
+}
+
+unsigned zy_activity_freed_arg(LLVMValueRef call) {
+  const ZyAllocLike *a =
+      *callee_name(call) ? zy_registry_deallocator(LLVMGetCalledValue(call))
+                         : NULL;
+  return a ? a->block : 0;
 }
 
 static int is_ptr(LLVMValueRef v) {

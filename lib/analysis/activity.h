@@ -38,11 +38,16 @@ typedef enum ZyAlloc {
   ZY_ALLOC_CALLOC,  /* calloc(n, m): already zeroed                    */
   ZY_ALLOC_ALIGNED, /* aligned_alloc(a, n): size is argument 1         */
   ZY_ALLOC_REALLOC, /* realloc(p, n)                                   */
+  ZY_ALLOC_LIKE,    /* a registered allocator (zy_registry_allocator):
+                       the same call again allocates a shadow          */
 } ZyAlloc;
 ZyAlloc zy_activity_allocation(LLVMValueRef call);
 
-/* The call frees its pointer argument 0 (free, operator delete). */
+/* The call frees the pointer it is given as argument
+ * zy_activity_freed_arg (free, operator delete: 0; a registered
+ * deallocator: where its registration passes the block). */
 int zy_activity_deallocation(LLVMValueRef call);
+unsigned zy_activity_freed_arg(LLVMValueRef call);
 
 /* The byte size of the allocation `p` comes from, as the operands of the
  * allocating call: `*n` and `*m` (m is NULL unless the size is n * m, as

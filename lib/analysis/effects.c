@@ -113,7 +113,7 @@ static int private_use(ZyMap *priv, LLVMValueRef user, unsigned k) {
                          ? LLVMGetValueName(callee)
                          : "";
   if (zy_activity_deallocation(user))
-    return k == 0;
+    return k == zy_activity_freed_arg(user);
   if (memory_helper(callee))
     return 1;
   return !strncmp(name, "llvm.mem", 8) || !strncmp(name, "llvm.lifetime", 13);
@@ -202,11 +202,11 @@ static void private_memory(LLVMValueRef fn, ZyMap *priv) {
 static int private_call(ZyMap *priv, LLVMValueRef i, int reads) {
   if (is_private(priv, i))
     return 1; /* the allocation itself */
+  if (zy_activity_deallocation(i))
+    return is_private(priv, LLVMGetOperand(i, zy_activity_freed_arg(i)));
   if (LLVMGetNumArgOperands(i) < 1 ||
       !is_private(priv, LLVMGetOperand(i, 0)))
     return 0;
-  if (zy_activity_deallocation(i))
-    return 1;
   LLVMValueRef callee = LLVMGetCalledValue(i);
   if (memory_helper(callee)) {
     for (unsigned k = 0; k < LLVMGetNumArgOperands(i); k++) {

@@ -19,6 +19,7 @@ static ZyMap like;    /* function -> (char *) name, owned by names */
 static ZyVec names;
 static ZyVec inactive_fns, inactive_globals;
 static ZyMap shadows; /* global -> the shadow the user supplied */
+static ZyVec allocators; /* ZyAllocLike*                     */
 
 static LLVMValueRef strip_casts(LLVMValueRef v) {
   while (v && LLVMIsAConstantExpr(v) && LLVMGetNumOperands(v) > 0 &&
@@ -151,6 +152,128 @@ static int add_like(LLVMModuleRef m, LLVMValueRef gv, LLVMValueRef fn,
   return 0;
 }
 
+/* Parses the deallocator's argument list "2,-1" of registration `a`
+ * into a->args; 0 when it is not a list of integers with exactly one -1
+ * and indices of the allocator's parameters. */
+static int parse_dealloc_args(ZyAllocLike *a, const char *s, unsigned nparams) {
+  int blocks = 0;
+  a->nargs = 0;
+  for (;;) {
+    char *end;
+    while (*s == ' ')
+      s++;
+    long v = strtol(s, &end, 10);
+    if (end == s || a->nargs == ZY_ALLOC_LIKE_MAX_ARGS || v < -1 ||
+        (v >= 0 && (unsigned long)v >= nparams))
+      return 0;
+    if (v < 0)
+      a->block = a->nargs, blocks++;
+    a->args[a->nargs++] = (int)v;
+    for (s = end; *s == ' '; s++)
+      ;
+    if (!*s)
+      return blocks == 1;
+    if (*s++ != ',')
+      return 0;
+  }
+}
+
+/* Whether the deallocator's parameters take what a->args passes: the
+ * allocator's arguments of the same types, and the block (a pointer). */
+static int dealloc_fits(const ZyAllocLike *a) {
+  LLVMTypeRef ft = LLVMGlobalGetValueType(a->dealloc);
+  if (LLVMCountParams(a->dealloc) != a->nargs)
+    return 0;
+  for (unsigned k = 0; k < a->nargs; k++) {
+    LLVMTypeRef want = a->args[k] < 0
+                           ? LLVMGetReturnType(LLVMGlobalGetValueType(a->fn))
+                           : LLVMTypeOf(LLVMGetParam(a->fn, a->args[k]));
+    if (LLVMTypeOf(LLVMGetParam(a->dealloc, k)) != want)
+      return 0;
+  }
+  return !LLVMIsFunctionVarArg(ft);
+}
+
+/* {allocator, (void *)size index, (void *)"dealloc args", deallocator}. */
+static int add_alloc_like(LLVMModuleRef m, LLVMValueRef gv) {
+  LLVMValueRef init = LLVMGetInitializer(gv);
+  LLVMValueRef fn = element(init, 0), size = element(init, 1);
+  LLVMValueRef dealloc = element(init, 3);
+  const char *args = string_of(element(init, 2));
+  const char *hint = "write void *__enzyme_allocation_like[4] = {(void *)"
+                     "alloc, (void *)SIZE_ARG, (void *)\"ARG,-1\", (void *)"
+                     "dealloc};";
+  if (elements(init) != 4)
+    return reg_error(m, gv, fn, hint,
+                     "an allocation_like registration must hold four "
+                     "entries: the allocator, the index of its size "
+                     "argument, the deallocator's arguments and the "
+                     "deallocator");
+  if (!fn || !LLVMIsAFunction(fn) ||
+      LLVMGetTypeKind(LLVMGetReturnType(LLVMGlobalGetValueType(fn))) !=
+          LLVMPointerTypeKind ||
+      LLVMCountParams(fn) > 64)
+    return reg_error(m, gv, fn, hint,
+                     "the allocator of an allocation_like registration must "
+                     "be a function returning a pointer");
+  if (!dealloc || !LLVMIsAFunction(dealloc))
+    return reg_error(m, gv, fn, hint,
+                     "the deallocator of an allocation_like registration "
+                     "must be a function");
+  ZyAllocLike a = {.fn = fn, .dealloc = dealloc, .reg = gv};
+  unsigned n = LLVMCountParams(fn);
+  unsigned long long idx = size && LLVMIsAConstantInt(size)
+                               ? LLVMConstIntGetZExtValue(size)
+                               : ~0ull;
+  if (size && LLVMIsAConstantPointerNull(size))
+    idx = 0; /* (void *)0 */
+  char what[400];
+  if (idx >= n ||
+      LLVMGetTypeKind(LLVMTypeOf(LLVMGetParam(fn, (unsigned)idx))) !=
+          LLVMIntegerTypeKind) {
+    snprintf(what, sizeof what,
+             "the size index of an allocation_like registration must be a "
+             "constant naming an integer parameter of '%s' (it has %u "
+             "parameters)",
+             LLVMGetValueName(fn), n);
+    return reg_error(m, gv, fn, hint, what);
+  }
+  a.size = (unsigned)idx;
+  if (!args || !parse_dealloc_args(&a, args, n)) {
+    snprintf(what, sizeof what,
+             "the deallocator's arguments of an allocation_like "
+             "registration must be a string of comma-separated indices of "
+             "parameters of '%s' (0 to %u) and one -1 for the block, not "
+             "%s%s%s",
+             LLVMGetValueName(fn), n ? n - 1 : 0, args ? "\"" : "",
+             args ? args : "a string", args ? "\"" : "");
+    return reg_error(m, gv, fn, hint, what);
+  }
+  if (!dealloc_fits(&a)) {
+    snprintf(what, sizeof what,
+             "the deallocator '%s' does not take the arguments \"%s\" "
+             "describes (the allocator's arguments of the same types, and "
+             "the block)",
+             LLVMGetValueName(dealloc), args);
+    return reg_error(m, gv, fn, hint, what);
+  }
+  for (size_t i = 0; i < allocators.len; i++) {
+    const ZyAllocLike *o = allocators.data[i];
+    if (o->fn == fn)
+      return reg_error(m, gv, fn, NULL,
+                       "a second allocation_like registration for the same "
+                       "allocator");
+    if (o->dealloc == dealloc && o->block != a.block)
+      return reg_error(m, gv, fn, NULL,
+                       "the deallocator is registered with the block at "
+                       "two different arguments");
+  }
+  ZyAllocLike *p = malloc(sizeof *p);
+  *p = a;
+  zy_vec_push(&allocators, p);
+  return 0;
+}
+
 /* One entry of llvm.global.annotations: annotate("enzyme_...") on a
  * function or global. */
 static int read_annotation(LLVMModuleRef m, LLVMValueRef e) {
@@ -184,6 +307,9 @@ static void clear(void) {
   zy_map_free(&like);
   inactive_fns.len = inactive_globals.len = 0;
   zy_map_free(&shadows);
+  for (size_t i = 0; i < allocators.len; i++)
+    free(allocators.data[i]);
+  allocators.len = 0;
 }
 
 /* {&global, &shadow, ...} pairs. */
@@ -229,10 +355,12 @@ static int read_global(LLVMModuleRef m, LLVMValueRef g) {
     return add_shadows(m, g);
   if (starts_with(name, "__enzyme_function_like"))
     return add_like(m, g, element(init, 0), string_of(element(init, 1)));
+  if (starts_with(name, "__enzyme_allocation_like"))
+    return add_alloc_like(m, g);
   static const char *const known_unimplemented[] = {
       "__enzyme_register_derivative",      /* forward mode */
       "__enzyme_register_splitderivative", /* forward mode */
-      "__enzyme_allocation_like", "__enzyme_shouldrecompute"};
+      "__enzyme_shouldrecompute"};
   const char *what = "Zymase does not implement this registration";
   for (size_t i = 0; i < sizeof known_unimplemented / sizeof(char *); i++)
     if (starts_with(name, known_unimplemented[i]))
@@ -240,7 +368,8 @@ static int read_global(LLVMModuleRef m, LLVMValueRef g) {
   return reg_error(m, g, element(init, 0),
                    "Zymase implements __enzyme_register_gradient*, "
                    "__enzyme_inactivefn*, __enzyme_inactive_global*, "
-                   "__enzyme_function_like* and __enzyme_shadow_global*",
+                   "__enzyme_function_like*, __enzyme_shadow_global* and "
+                   "__enzyme_allocation_like*",
                    what);
 }
 
@@ -294,6 +423,20 @@ const ZyCustom *zy_registry_custom(LLVMValueRef fn) {
   for (size_t i = 0; fn && i < customs.len; i++)
     if (((ZyCustom *)customs.data[i])->fn == fn)
       return customs.data[i];
+  return NULL;
+}
+
+const ZyAllocLike *zy_registry_allocator(LLVMValueRef fn) {
+  for (size_t i = 0; fn && i < allocators.len; i++)
+    if (((ZyAllocLike *)allocators.data[i])->fn == fn)
+      return allocators.data[i];
+  return NULL;
+}
+
+const ZyAllocLike *zy_registry_deallocator(LLVMValueRef fn) {
+  for (size_t i = 0; fn && i < allocators.len; i++)
+    if (((ZyAllocLike *)allocators.data[i])->dealloc == fn)
+      return allocators.data[i];
   return NULL;
 }
 

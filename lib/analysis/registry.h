@@ -16,6 +16,21 @@ typedef struct ZyCustom {
   LLVMValueRef reg;          /* the registration global          */
 } ZyCustom;
 
+/* An allocator, from `void *__enzyme_allocation_like[4] = {alloc,
+ * (void *)SIZE, (void *)"ARGS", dealloc}`: a call of `alloc` allocates a
+ * block of as many bytes as its argument SIZE says, and `dealloc` frees
+ * it, called with the arguments ARGS lists (comma-separated): k >= 0 is
+ * the allocator call's argument k, -1 is the block ("2,-1":
+ * dealloc(arg 2 of the alloc call, block)). */
+#define ZY_ALLOC_LIKE_MAX_ARGS 16
+typedef struct ZyAllocLike {
+  LLVMValueRef fn, dealloc, reg; /* allocator, deallocator, registration */
+  unsigned size;                 /* the allocator's size parameter      */
+  unsigned nargs;                /* the deallocator's arguments:        */
+  int args[ZY_ALLOC_LIKE_MAX_ARGS];
+  unsigned block;                /* where the block goes (args[block] < 0) */
+} ZyAllocLike;
+
 /* Reads the registrations of module `m`, replacing those of any earlier
  * module:
  *   __enzyme_register_gradient*  {fn, augmented forward, reverse}
@@ -24,6 +39,8 @@ typedef struct ZyCustom {
  *   __enzyme_function_like*      {fn, "name"}: fn computes the math
  *                                function `name` (its derivative rule)
  *   __enzyme_shadow_global*      {&g, &dg, ...}: the shadow of global g
+ *   __enzyme_allocation_like*    {alloc, size index, "dealloc args",
+ *                                dealloc}: alloc allocates like malloc
  *   annotate("enzyme_inactive"), annotate("enzyme_function_like=name")
  *   (what __attribute__((enzyme_inactive)) and enzyme_function_like
  *   become through Zymase's clang plugin), the function attribute
@@ -41,6 +58,11 @@ void zy_registry_protect(LLVMModuleRef m);
 
 /* The custom gradient registered for `fn`, or NULL. */
 const ZyCustom *zy_registry_custom(LLVMValueRef fn);
+
+/* The allocator registration of `fn` as the allocator, or as the
+ * deallocator (the first that names it), or NULL. */
+const ZyAllocLike *zy_registry_allocator(LLVMValueRef fn);
+const ZyAllocLike *zy_registry_deallocator(LLVMValueRef fn);
 
 /* The math function `fn` was registered to behave like, or NULL. */
 const char *zy_registry_function_like(LLVMValueRef fn);
