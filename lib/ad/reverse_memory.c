@@ -6,6 +6,8 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
+#include "cache/cache.h"
+
 #include "analysis/effects.h"
 #include "analysis/registry.h"
 #include "irutil.h"
