@@ -108,7 +108,7 @@ static int value_freed(LLVMValueRef v, int depth, LLVMValueRef *by) {
       for (unsigned a = 0; a < LLVMGetNumArgOperands(user) && !freed; a++)
         freed = LLVMGetOperand(user, a) == p && callee &&
                 LLVMIsAFunction(callee) && !LLVMIsDeclaration(callee) &&
-                a < LLVMCountParams(callee) &&
+                !zy_registry_nofree(callee) && a < LLVMCountParams(callee) &&
                 value_freed(LLVMGetParam(callee, a), depth + 1, by);
     }
   }

@@ -18,6 +18,7 @@ static ZyVec customs;                  /* ZyCustom*                      */
 static ZyMap like;    /* function -> (char *) name, owned by names */
 static ZyVec names;
 static ZyVec inactive_fns, inactive_globals;
+static ZyVec nofree_fns, recompute_fns; /* enzyme_nofree, _shouldrecompute */
 static ZyMap shadows; /* global -> the shadow the user supplied */
 static ZyVec allocators; /* ZyAllocLike*                     */
 
@@ -276,6 +277,44 @@ static int add_alloc_like(LLVMModuleRef m, LLVMValueRef gv) {
 
 /* One entry of llvm.global.annotations: annotate("enzyme_...") on a
  * function or global. */
+/* The functions in constant `c` (one, or an array or struct of them),
+ * added to `list`; 0 when `c` holds something else. */
+static int add_functions(ZyVec *list, LLVMValueRef c) {
+  c = strip_casts(c);
+  unsigned n = elements(c);
+  if (!n) {
+    if (!c || !LLVMIsAFunction(c))
+      return 0;
+    if (!zy_vec_contains(list, c))
+      zy_vec_push(list, c);
+    return 1;
+  }
+  for (unsigned i = 0; i < n; i++)
+    if (!add_functions(list, LLVMGetAggregateElement(c, i)))
+      return 0;
+  return 1;
+}
+
+/* enzyme_nofree: the function frees no memory (it also gets LLVM's
+ * nofree attribute); enzyme_shouldrecompute: the reverse sweep calls it
+ * again rather than caching its result. */
+static int add_hint(LLVMModuleRef m, LLVMValueRef gv, LLVMValueRef c,
+                    int nofree) {
+  if (!add_functions(nofree ? &nofree_fns : &recompute_fns, c))
+    return reg_error(m, gv, NULL, "list functions: {(void *)f, ...}",
+                     nofree ? "an enzyme_nofree registration must name "
+                              "functions"
+                            : "an enzyme_shouldrecompute registration must "
+                              "name functions");
+  for (size_t i = 0; nofree && i < nofree_fns.len; i++)
+    LLVMAddAttributeAtIndex(
+        nofree_fns.data[i], LLVMAttributeFunctionIndex,
+        LLVMCreateEnumAttribute(LLVMGetModuleContext(m),
+                                LLVMGetEnumAttributeKindForName("nofree", 6),
+                                0));
+  return 0;
+}
+
 static int read_annotation(LLVMModuleRef m, LLVMValueRef e) {
   LLVMValueRef target = element(e, 0);
   const char *s = string_of(element(e, 1));
@@ -287,13 +326,16 @@ static int read_annotation(LLVMModuleRef m, LLVMValueRef e) {
   }
   if (starts_with(s, "enzyme_function_like="))
     return add_like(m, NULL, target, s + strlen("enzyme_function_like="));
+  if (!strcmp(s, "enzyme_nofree") || !strcmp(s, "enzyme_shouldrecompute"))
+    return add_hint(m, NULL, target, !strcmp(s, "enzyme_nofree"));
   char what[256];
   snprintf(what, sizeof what,
            "the annotation '%s' on '%s' is not implemented by Zymase", s,
            target ? LLVMGetValueName(target) : "?");
   return reg_error(m, NULL, target,
-                   "Zymase implements enzyme_inactive and "
-                   "enzyme_function_like(\"name\")",
+                   "Zymase implements enzyme_inactive, "
+                   "enzyme_function_like(\"name\"), enzyme_nofree and "
+                   "enzyme_shouldrecompute",
                    what);
 }
 
@@ -306,6 +348,7 @@ static void clear(void) {
   names.len = 0;
   zy_map_free(&like);
   inactive_fns.len = inactive_globals.len = 0;
+  nofree_fns.len = recompute_fns.len = 0;
   zy_map_free(&shadows);
   for (size_t i = 0; i < allocators.len; i++)
     free(allocators.data[i]);
@@ -357,10 +400,13 @@ static int read_global(LLVMModuleRef m, LLVMValueRef g) {
     return add_like(m, g, element(init, 0), string_of(element(init, 1)));
   if (starts_with(name, "__enzyme_allocation_like"))
     return add_alloc_like(m, g);
+  if (starts_with(name, "__enzyme_nofree") ||
+      starts_with(name, "__enzyme_shouldrecompute"))
+    return add_hint(m, g, init, starts_with(name, "__enzyme_nofree"));
   static const char *const known_unimplemented[] = {
       "__enzyme_register_derivative",      /* forward mode */
       "__enzyme_register_splitderivative", /* forward mode */
-      "__enzyme_shouldrecompute"};
+      "__enzyme_sparse_accumulate"};
   const char *what = "Zymase does not implement this registration";
   for (size_t i = 0; i < sizeof known_unimplemented / sizeof(char *); i++)
     if (starts_with(name, known_unimplemented[i]))
@@ -368,8 +414,9 @@ static int read_global(LLVMModuleRef m, LLVMValueRef g) {
   return reg_error(m, g, element(init, 0),
                    "Zymase implements __enzyme_register_gradient*, "
                    "__enzyme_inactivefn*, __enzyme_inactive_global*, "
-                   "__enzyme_function_like*, __enzyme_shadow_global* and "
-                   "__enzyme_allocation_like*",
+                   "__enzyme_function_like*, __enzyme_shadow_global*, "
+                   "__enzyme_allocation_like*, __enzyme_nofree* and "
+                   "__enzyme_shouldrecompute*",
                    what);
 }
 
@@ -453,6 +500,18 @@ int zy_registry_inactive_function(LLVMValueRef fn) {
 
 LLVMValueRef zy_registry_shadow_global(LLVMValueRef gv) {
   return gv ? zy_map_get(&shadows, gv) : NULL;
+}
+
+int zy_registry_nofree(LLVMValueRef fn) {
+  return fn && LLVMIsAFunction(fn) &&
+         (zy_vec_contains(&nofree_fns, fn) ||
+          LLVMGetEnumAttributeAtIndex(
+              fn, LLVMAttributeFunctionIndex,
+              LLVMGetEnumAttributeKindForName("nofree", 6)));
+}
+
+int zy_registry_should_recompute(LLVMValueRef fn) {
+  return fn && zy_vec_contains(&recompute_fns, fn);
 }
 
 int zy_registry_inactive_global(LLVMValueRef gv) {

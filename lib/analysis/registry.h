@@ -39,6 +39,7 @@ typedef struct ZyAllocLike {
  *   __enzyme_function_like*      {fn, "name"}: fn computes the math
  *                                function `name` (its derivative rule)
  *   __enzyme_shadow_global*      {&g, &dg, ...}: the shadow of global g
+ *   __enzyme_nofree*, __enzyme_shouldrecompute*: functions (hints)
  *   __enzyme_allocation_like*    {alloc, size index, "dealloc args",
  *                                dealloc}: alloc allocates like malloc
  *   annotate("enzyme_inactive"), annotate("enzyme_function_like=name")
@@ -69,6 +70,15 @@ const char *zy_registry_function_like(LLVMValueRef fn);
 
 /* The shadow the user supplied for global `gv`, or NULL. */
 LLVMValueRef zy_registry_shadow_global(LLVMValueRef gv);
+
+/* Whether function `fn` frees no memory: registered enzyme_nofree
+ * (__enzyme_nofree*, the attribute), or so marked by LLVM. */
+int zy_registry_nofree(LLVMValueRef fn);
+
+/* Whether calls of `fn` are to be computed again in the reverse sweep
+ * rather than cached (enzyme_shouldrecompute: the user says running it
+ * again gives the same result and changes nothing). */
+int zy_registry_should_recompute(LLVMValueRef fn);
 
 /* Whether the user marked function `fn` / global `gv` inactive. */
 int zy_registry_inactive_function(LLVMValueRef fn);

@@ -52,6 +52,10 @@ int zy_recomputable_free(ZyGen *g, LLVMValueRef v);
 /* Whether instructions of opcode `op` are cheap and pure enough to be
  * computed again in the reverse sweep. */
 int zy_cheap_opcode(LLVMOpcode op);
+/* Whether call `v` may be made again in the reverse sweep: the user said
+ * so (enzyme_shouldrecompute), not in split mode, and its forward value
+ * is the call itself. */
+int zy_call_recomputable(ZyGen *g, LLVMValueRef v);
 /* Whether nothing in the function writes the memory `load` reads (in any
  * iteration), so loading again in the reverse sweep gives its value. */
 int zy_load_unchanged(ZyGen *g, LLVMValueRef load);

@@ -8,6 +8,8 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "cache.h"
 
+#include "analysis/registry.h"
+
 #include "ad/rules.h"
 
 #include <stdint.h>
@@ -85,6 +87,14 @@ int zy_cheap_opcode(LLVMOpcode op) {
 
 static int operands_cost(ZyGen *g, LLVMValueRef v, ZyLoop *l, int depth);
 
+int zy_call_recomputable(ZyGen *g, LLVMValueRef v) {
+  if (!LLVMIsACallInst(v) || g->split || /* memory may change meanwhile */
+      !zy_registry_should_recompute(LLVMGetCalledValue(v)))
+    return 0;
+  ZyCallMode m = zy_call_mode(g, v); /* the forward value is the call */
+  return m == ZY_CALL_PLAIN || m == ZY_CALL_RULE || m == ZY_CALL_RECOMPUTE;
+}
+
 /* How many values the reverse sweep caches per iteration of `v`'s loop
  * when it recomputes `v`: 0 (everything it needs is available), 1 (one
  * operand, somewhere below, is cached in its place), or -1 when `v` is
@@ -106,7 +116,7 @@ static int decide(ZyGen *g, LLVMValueRef v, int depth) {
       return -1;
     return zy_load_unchanged(g, v) ? 0 : -1;
   }
-  if (!zy_cheap_opcode(op))
+  if (!zy_cheap_opcode(op) && !zy_call_recomputable(g, v))
     return -1;
   int c = operands_cost(g, v, l, depth);
   return c <= 1 ? c : -1;

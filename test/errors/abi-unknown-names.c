@@ -11,8 +11,8 @@ void *__enzyme_todense(void *, ...);
 extern int enzyme_width;
 void take(int);
 
-// CHECK-DAG: abi-unknown-names.c:[[@LINE+2]]:1: error: [zymase:bad-registration] cannot differentiate 'f': the annotation 'enzyme_nofree' on 'f' is not implemented by Zymase
-__attribute__((annotate("enzyme_nofree")))
+// CHECK-DAG: abi-unknown-names.c:[[@LINE+2]]:1: error: [zymase:bad-registration] cannot differentiate 'f': the annotation 'enzyme_sparse_accumulate' on 'f' is not implemented by Zymase
+__attribute__((annotate("enzyme_sparse_accumulate")))
 double f(double x) { return x * x; }
 
 double g(double x) { return __enzyme_autodiff((void *)f, x); }
