@@ -2,7 +2,8 @@
 // -fplugin=ClangZymase-NN.so, as Enzyme users load ClangEnzyme), which
 // also runs the pass: enzyme_inactive on a function and on a global, and
 // enzyme_function_like("log1p") on a function whose body is a truncated
-// series (its own derivative would be wrong).  function_like is also
+// series (its own derivative would be wrong), and the hints enzyme_nofree
+// and enzyme_shouldrecompute.  function_like is also
 // checked through annotate("enzyme_function_like=...") and the
 // __enzyme_function_like registration global.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -45,6 +46,20 @@ __attribute__((annotate("enzyme_function_like=log1p"))) double ann_log1p(
 double reg_log1p(double x) { return SERIES(x); }
 void *__enzyme_function_like_reg[2] = {(void *)reg_log1p, (void *)"log1p"};
 
+/* Hints: accepted, and the gradient is unchanged. */
+__attribute__((enzyme_nofree, noinline)) double first(const double *p) {
+  return p[0] * p[1];
+}
+__attribute__((enzyme_shouldrecompute, noinline)) double sq(double a) {
+  return a * a;
+}
+double use_hints(double x) {
+  double t[2] = {x, 3 * x}, s = 0;
+  for (int i = 1; i < 4; i++)
+    s += sq(x * i) * sq(x * i);
+  return first(t) + s; /* 3 x^2 + 98 x^4 */
+}
+
 double use_like(double x) { return 3 * my_log1p(x * x); }
 double use_ann(double x) { return ann_log1p(2 * x); }
 double use_reg(double x) { return reg_log1p(x) * x; }
@@ -64,5 +79,8 @@ int main(void) {
   zy_check_close("__enzyme_function_like registration",
                  __enzyme_autodiff((void *)use_reg, x),
                  x / (1 + x) + SERIES(x), 1e-14);
+  zy_check_close("enzyme_nofree, enzyme_shouldrecompute",
+                 __enzyme_autodiff((void *)use_hints, x),
+                 6 * x + 4 * 98 * x * x * x, 1e-13);
   return zy_report();
 }
