@@ -66,10 +66,17 @@ int zy_abi_pack(ZyCall *c, LLVMValueRef v, const char *noun, const char *hint) {
   int none = LLVMGetTypeKind(gt) == LLVMVoidTypeKind;
   unsigned k = none ? 0 : LLVMCountStructElementTypes(gt);
   if (!c->out && LLVMGetTypeKind(rt) == LLVMVoidTypeKind) {
+    /* As Enzyme: the gradients of active scalars are dropped (those of
+     * dup pointers are in their shadows anyway), with a warning. */
     if (k)
-      return zy_error(ZY_ERR_BAD_RETURN, c->fn, c->call, hint,
-                      "the call returns void but there %s %u %s%s",
-                      k == 1 ? "is" : "are", k, noun, k == 1 ? "" : "s");
+      zy_warning(ZY_ERR_BAD_RETURN, c->fn, c->call,
+                 "declare __enzyme_autodiff to return double, or a struct "
+                 "of one field per active argument, or pass the arguments "
+                 "as enzyme_const",
+                 "the call returns void: the %s%s of %u active argument%s "
+                 "%s dropped",
+                 noun, k == 1 ? "" : "s", k, k == 1 ? "" : "s",
+                 k == 1 ? "is" : "are");
     return 0;
   }
   if (k == 1 && !c->out && zy_type_differentiable(rt) &&
