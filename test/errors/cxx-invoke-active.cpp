@@ -22,19 +22,19 @@ __attribute__((noinline)) double sq(double x) {
   return x * x;
 }
 
-// CHECK: cxx-invoke-active.cpp:[[@LINE+2]]:6: error: [zymase:unsupported] cannot differentiate '_Z1fPd': a call that may throw an exception (invoke of '_Z5scalePd') needs derivatives or shadows
-// CHECK-NEXT: instruction: invoke void @_Z5scalePd(
 void f(double *x) {
   int n = 0;
   Guard g{&n};
+  // CHECK: cxx-invoke-active.cpp:[[@LINE+2]]:3: error: [zymase:unsupported] cannot differentiate '_Z1fPd': a call that may throw an exception (invoke of '_Z5scalePd') needs derivatives or shadows
+  // CHECK-NEXT: instruction: invoke void @_Z5scalePd(
   scale(x);
 }
 
-// CHECK: cxx-invoke-active.cpp:[[@LINE+3]]:8: error: [zymase:unsupported] cannot differentiate '_Z1hd': a call that may throw an exception (invoke of '_Z2sqd') has a derivative
-// CHECK-NEXT: instruction: {{.*}} = invoke noundef double @_Z2sqd(
-// O2: cxx-invoke-active.cpp:[[@LINE+1]]:8: error: [zymase:unsupported] cannot differentiate '_Z1hd': a call that may throw an exception (invoke of '_Z2sqd') has a derivative
 double h(double x) {
   try {
+    // CHECK: cxx-invoke-active.cpp:[[@LINE+3]]:12: error: [zymase:unsupported] cannot differentiate '_Z1hd': a call that may throw an exception (invoke of '_Z2sqd') has a derivative
+    // CHECK-NEXT: instruction: {{.*}} = invoke noundef double @_Z2sqd(
+    // O2: cxx-invoke-active.cpp:[[@LINE+1]]:12: error: [zymase:unsupported] cannot differentiate '_Z1hd': a call that may throw an exception (invoke of '_Z2sqd') has a derivative
     return sq(x) * 3;
   } catch (int) {
     return 0;
