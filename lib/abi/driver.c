@@ -6,6 +6,7 @@
 #include "abi.h"
 #include "ad/rules.h"
 #include "analysis/registry.h"
+#include "llvm/glue.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -26,17 +27,23 @@ static int is_entry_point(const char *name) {
 }
 
 /* The calls to entry points, in the order they appear in the module (so
- * errors come out in source order). */
+ * errors come out in source order).  In C++, a call in the scope of a
+ * destructor or a try is an `invoke`; it becomes a plain call, whose
+ * lowering is the same (the entry points never throw themselves). */
 static void collect_calls(LLVMModuleRef m, ZyVec *calls) {
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
          bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
            i = LLVMGetNextInstruction(i)) {
-        LLVMValueRef callee = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : 0;
-        if (callee && LLVMIsAFunction(callee) &&
-            is_entry_point(LLVMGetValueName(callee)))
-          zy_vec_push(calls, i);
+        int call = LLVMIsACallInst(i) ||
+                   LLVMGetInstructionOpcode(i) == LLVMInvoke;
+        LLVMValueRef callee = call ? LLVMGetCalledValue(i) : 0;
+        if (!callee || !LLVMIsAFunction(callee) ||
+            !is_entry_point(LLVMGetValueName(callee)))
+          continue;
+        i = zy_llvm_invoke_to_call(i);
+        zy_vec_push(calls, i);
       }
 }
 
