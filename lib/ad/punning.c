@@ -17,6 +17,7 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
+#include "llvm/glue.h"
 #include "support/vec.h"
 
 #include <llvm-c/Target.h>
@@ -70,7 +71,7 @@ static LLVMTypeRef root_type(ZyGen *g, LLVMValueRef i) {
   unsigned bits = int_bits(i);
   if (!bits)
     return NULL;
-  if (LLVMIsALoadInst(i) && !LLVMGetVolatile(i) && !LLVMIsAtomic(i))
+  if (LLVMIsALoadInst(i) && !LLVMGetVolatile(i) && !zy_llvm_is_atomic(i))
     return fp_of(LLVMGetTypeContext(LLVMTypeOf(i)),
                  zy_types_memory(g->types, LLVMGetOperand(i, 0), 0), bits);
   if (LLVMIsABitCastInst(i) && is_scalar_fp(LLVMTypeOf(LLVMGetOperand(i, 0))))
@@ -198,7 +199,7 @@ static int moves(Pun *p, LLVMValueRef u, LLVMValueRef v) {
     return 1;
   if (LLVMIsAStoreInst(u))
     return LLVMGetOperand(u, 0) == v && !LLVMGetVolatile(u) &&
-           !LLVMIsAtomic(u);
+           !zy_llvm_is_atomic(u);
   return LLVMIsABitCastInst(u) && LLVMTypeOf(u) == p->fp;
 }
 

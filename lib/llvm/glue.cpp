@@ -202,6 +202,11 @@ extern "C" int zy_llvm_inline_call(LLVMValueRef call) {
   return InlineFunction(*CB, IFI).isSuccess();
 }
 
+extern "C" int zy_llvm_is_atomic(LLVMValueRef inst) {
+  auto *I = dyn_cast<Instruction>(unwrap(inst));
+  return I && I->isAtomic();
+}
+
 extern "C" LLVMValueRef zy_llvm_invoke_to_call(LLVMValueRef inst) {
   auto *II = dyn_cast<InvokeInst>(unwrap(inst));
   return II ? wrap(changeToCall(II)) : inst;

@@ -58,6 +58,9 @@ void zy_llvm_infer_libfunc_attrs(LLVMValueRef fn);
  * interposable callee). */
 int zy_llvm_inline_call(LLVMValueRef call);
 
+/* Whether instruction `inst` is atomic (LLVMIsAtomic, from LLVM 20 on). */
+int zy_llvm_is_atomic(LLVMValueRef inst);
+
 /* Replaces the `invoke` `inst` by a call of the same callee and arguments
  * followed by a branch to its normal destination (its unwind edge
  * removed); returns the call.  Other instructions are returned as they
