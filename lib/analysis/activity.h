@@ -40,6 +40,8 @@ typedef enum ZyAlloc {
   ZY_ALLOC_REALLOC, /* realloc(p, n)                                   */
 } ZyAlloc;
 ZyAlloc zy_activity_allocation(LLVMValueRef call);
+/* The same, from the callee's name. */
+ZyAlloc zy_activity_allocation_named(const char *name);
 
 /* The call frees its pointer argument 0 (free, operator delete). */
 int zy_activity_deallocation(LLVMValueRef call);
