@@ -57,6 +57,11 @@ typedef struct ZyCall {
 int zy_abi_begin(ZyCall *c, ZyModule *zm, LLVMValueRef call, int split);
 void zy_abi_end(ZyCall *c);
 
+/* The name of a function as Enzyme's interface reads it: `name`, or
+ * where `name` is a C++ mangled global function named __enzyme_*, the
+ * part from its identifier on (`__enzyme_autodiffPvz`). */
+const char *zy_abi_entry_name(const char *name);
+
 /* The function an entry-point call names (its first argument after any
  * sret buffer), or NULL. */
 LLVMValueRef zy_abi_target(LLVMValueRef call);

@@ -38,6 +38,22 @@ static const struct {
       {"dup_return", ZY_MARK_DUP_RETURN},
 };
 
+/* C++ declarations of the entry points without extern "C" are mangled
+ * (`_Z17__enzyme_autodiffPvz`); Enzyme finds its names anywhere in a
+ * symbol, so a function of the global namespace is read here as its
+ * identifier followed by the mangled parameter types. */
+const char *zy_abi_entry_name(const char *name) {
+  const char *p = name;
+  if (strncmp(p, "_Z", 2))
+    return name;
+  p += 2 + (p[2] == 'L'); /* internal linkage */
+  char *end;
+  unsigned long n = strtoul(p, &end, 10);
+  if (end == p || n < 9 || strncmp(end, "__enzyme_", 9) || strlen(end) < n)
+    return name;
+  return end;
+}
+
 /* The marker a global named `name` is. */
 static ZyMarker marker_named(const char *name) {
   if (strncmp(name, "enzyme_", 7))
@@ -110,7 +126,8 @@ int zy_abi_begin(ZyCall *c, ZyModule *zm, LLVMValueRef call, int split) {
     c->rt = LLVMGetTypeAttributeValue(sa);
     c->first = 1;
   }
-  const char *entry = LLVMGetValueName(LLVMGetCalledValue(call));
+  const char *entry =
+      zy_abi_entry_name(LLVMGetValueName(LLVMGetCalledValue(call)));
   c->fn = zy_abi_target(call);
   if (!c->fn) {
     char hint[160];

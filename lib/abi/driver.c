@@ -6,6 +6,7 @@
 #include "abi.h"
 #include "ad/rules.h"
 #include "analysis/registry.h"
+#include "llvm/glue.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@ static int starts_with(const char *s, const char *p) {
 }
 
 static int is_entry_point(const char *name) {
+  name = zy_abi_entry_name(name);
   static const char *const prefixes[] = {
       "__enzyme_autodiff", "__enzyme_fwddiff",   "__enzyme_augmentfwd",
       "__enzyme_reverse",  "__enzyme_augmentsize", "__enzyme_batch"};
@@ -25,23 +27,30 @@ static int is_entry_point(const char *name) {
 }
 
 /* The calls to entry points, in the order they appear in the module (so
- * errors come out in source order). */
+ * errors come out in source order).  In C++, a call in the scope of a
+ * destructor or a try is an `invoke`; it becomes a plain call, whose
+ * lowering is the same (the entry points never throw themselves). */
 static void collect_calls(LLVMModuleRef m, ZyVec *calls) {
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
          bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
            i = LLVMGetNextInstruction(i)) {
-        LLVMValueRef callee = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : 0;
-        if (callee && LLVMIsAFunction(callee) &&
-            is_entry_point(LLVMGetValueName(callee)))
-          zy_vec_push(calls, i);
+        int call = LLVMIsACallInst(i) ||
+                   LLVMGetInstructionOpcode(i) == LLVMInvoke;
+        LLVMValueRef callee = call ? LLVMGetCalledValue(i) : 0;
+        if (!callee || !LLVMIsAFunction(callee) ||
+            !is_entry_point(LLVMGetValueName(callee)))
+          continue;
+        i = zy_llvm_invoke_to_call(i);
+        zy_vec_push(calls, i);
       }
 }
 
 /* Lowers one call, whose inner calls are lowered. */
 static int lower_one(ZyModule *zm, LLVMValueRef call) {
-  const char *name = LLVMGetValueName(LLVMGetCalledValue(call));
+  const char *name =
+      zy_abi_entry_name(LLVMGetValueName(LLVMGetCalledValue(call)));
   if (starts_with(name, "__enzyme_autodiff"))
     return zy_lower_autodiff_call(zm, call);
   if (starts_with(name, "__enzyme_augmentfwd"))
@@ -157,6 +166,7 @@ static int lower(Driver *d, LLVMValueRef call) {
 /* The entry points whose function is differentiated (its snapshot is
  * taken before the optimizer runs). */
 static int differentiates(const char *name) {
+  name = zy_abi_entry_name(name);
   return starts_with(name, "__enzyme_autodiff") ||
          starts_with(name, "__enzyme_augmentfwd") ||
          starts_with(name, "__enzyme_reverse");
@@ -197,7 +207,8 @@ static LLVMValueRef function_of(LLVMValueRef inst) {
 static void check_leftover_names(LLVMModuleRef m) {
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
     LLVMValueRef user = live_use(f);
-    if (starts_with(LLVMGetValueName(f), "__enzyme_") && user &&
+    if (starts_with(zy_abi_entry_name(LLVMGetValueName(f)), "__enzyme_") &&
+        user &&
         !is_entry_point(LLVMGetValueName(f)))
       zy_error(ZY_ERR_BAD_CALL, function_of(user), user,
                "see README.md, \"Coming from Enzyme\", for what Zymase "

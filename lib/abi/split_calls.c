@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 static const char *entry(ZyCall *c) {
-  return LLVMGetValueName(LLVMGetCalledValue(c->call));
+  return zy_abi_entry_name(LLVMGetValueName(LLVMGetCalledValue(c->call)));
 }
 
 static LLVMTypeRef fn_return(ZyCall *c) {

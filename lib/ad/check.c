@@ -384,6 +384,33 @@ static int check_returned_shadows(ZyGen *g) {
   return 0;
 }
 
+/* A call that may throw (`invoke`, in C++ code with cleanups or catches)
+ * is copied as it is into the forward sweep; one that needs anything
+ * from the sweeps (a derivative, a shadow, an augmented call) is refused
+ * here rather than differentiated as if it were no call. */
+static int check_invokes(ZyGen *g) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->primal); bb;
+       bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    if (!t || LLVMGetInstructionOpcode(t) != LLVMInvoke ||
+        zy_call_mode(g, t) == ZY_CALL_PLAIN)
+      continue;
+    LLVMValueRef callee = LLVMGetCalledValue(t);
+    g->cur = t;
+    return ZY_GEN_ERROR(
+        g, ZY_ERR_UNSUPPORTED,
+        "mark the callee noexcept (or compile with -fno-exceptions), or "
+        "move the objects with destructors out of the differentiated code",
+        "a call that may throw an exception (invoke of '%s') %s; calls "
+        "with exception handling are not differentiated yet",
+        callee && LLVMIsAFunction(callee) ? LLVMGetValueName(callee) : "?",
+        zy_activity_active(g->act, t) ? "has a derivative"
+                                      : "needs derivatives or shadows");
+  }
+  return 0;
+}
+
 int zy_check_supported(ZyGen *g) {
-  return check_flows(g) || check_memory(g) || check_returned_shadows(g);
+  return check_invokes(g) || check_flows(g) || check_memory(g) ||
+         check_returned_shadows(g);
 }

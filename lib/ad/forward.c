@@ -118,7 +118,8 @@ int zy_forward_sweep(ZyGen *g) {
          i = LLVMGetNextInstruction(i)) {
       const char *name = LLVMGetValueName(i);
       g->cur = i; /* for errors about this instruction */
-      if (!begun && !LLVMIsAPHINode(i)) {
+      /* A landing pad stays first after the phis (C++ cleanups). */
+      if (!begun && !LLVMIsAPHINode(i) && !LLVMIsALandingPadInst(i)) {
         zy_loops_forward_begin(g, bb);
         begun = 1;
       }

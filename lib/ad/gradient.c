@@ -29,6 +29,13 @@ LLVMTypeRef zy_gradient_return_type(LLVMValueRef fn, ZySig sig) {
 
 /* The gradient's declaration: primal parameters, then the return
  * adjoint; returns the argument adjoints. */
+/* C++ functions with cleanups or catches have landing pads, which the
+ * sweeps copy: the gradient needs the primal's personality function. */
+static void same_personality(LLVMValueRef g, LLVMValueRef fn) {
+  if (LLVMHasPersonalityFn(fn))
+    LLVMSetPersonalityFn(g, LLVMGetPersonalityFn(fn));
+}
+
 static LLVMValueRef declare_gradient(LLVMValueRef fn, ZySig sig) {
   LLVMTypeRef fty = LLVMGlobalGetValueType(fn);
   unsigned n = LLVMCountParamTypes(fty), np = n;
@@ -49,6 +56,7 @@ static LLVMValueRef declare_gradient(LLVMValueRef fn, ZySig sig) {
            sig.active_args, dups, sig.active_ret ? "r" : "");
   LLVMValueRef g = LLVMAddFunction(LLVMGetGlobalParent(fn), name, gty);
   LLVMSetLinkage(g, LLVMInternalLinkage);
+  same_personality(g, fn);
   return g;
 }
 
@@ -88,6 +96,8 @@ static void declare_split(LLVMValueRef fn, ZySig sig, LLVMValueRef *aug,
       LLVMFunctionType(zy_gradient_return_type(fn, sig), params, n, 0));
   LLVMSetLinkage(*aug, LLVMInternalLinkage);
   LLVMSetLinkage(*rev, LLVMInternalLinkage);
+  same_personality(*aug, fn);
+  same_personality(*rev, fn);
 }
 
 ZyVec *zy_preds(ZyGen *g, LLVMBasicBlockRef bb) {

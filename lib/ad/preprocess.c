@@ -103,6 +103,23 @@ static void inline_bit_helpers(LLVMValueRef p) {
   zy_vec_free(&calls);
 }
 
+/* C++ code with cleanups allocates with `invoke` of operator new; such
+ * an allocation becomes a call, whose memory gets a shadow like any
+ * other (an allocation that fails then ends the program instead of
+ * running the cleanups). */
+static void calls_for_allocating_invokes(LLVMValueRef p) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(p); bb;
+       bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    LLVMValueRef f = t && LLVMGetInstructionOpcode(t) == LLVMInvoke
+                         ? LLVMGetCalledValue(t)
+                         : NULL;
+    if (f && LLVMIsAFunction(f) &&
+        zy_activity_allocation_named(LLVMGetValueName(f)) != ZY_ALLOC_NONE)
+      zy_llvm_invoke_to_call(t);
+  }
+}
+
 static LLVMValueRef clone(LLVMValueRef fn, LLVMValueRef from) {
   char name[256];
   snprintf(name, sizeof name, "%s.zymase.primal", LLVMGetValueName(fn));
@@ -123,6 +140,7 @@ LLVMValueRef zy_preprocess(LLVMValueRef fn) {
   LLVMValueRef p = NULL;
   if (snap) {
     p = clone(fn, snap);
+    calls_for_allocating_invokes(p);
     inline_bit_helpers(p);
     zy_llvm_infer_call_effects(p, zy_rule_call);
     if (zy_llvm_has_calls_in_loops(p) && zy_llvm_simplify_function(p, 2)) {
@@ -135,12 +153,14 @@ LLVMValueRef zy_preprocess(LLVMValueRef fn) {
   }
   if (!p) {
     p = clone(fn, fn);
+    calls_for_allocating_invokes(p);
     inline_bit_helpers(p);
     if (zy_opt_preopt()) {
       zy_llvm_infer_call_effects(p, zy_rule_call);
       zy_llvm_simplify_function(p, 2);
     }
   }
+  calls_for_allocating_invokes(p); /* from what was inlined */
   promote_indirect_calls(p);
   return p;
 }

@@ -17,6 +17,7 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
+#include "llvm/glue.h"
 #include "support/vec.h"
 
 #include <llvm-c/Target.h>
@@ -177,14 +178,15 @@ static void make_twins(Pun *p, LLVMBuilderRef b) {
 }
 
 /* Where the bits of `t` can be computed for the other uses: right after
- * its definition (after the phis of its block), or at the entry. */
+ * its definition (after the phis and landing pad of its block), or at
+ * the entry. */
 static void position_after(LLVMBuilderRef b, LLVMValueRef fn, LLVMValueRef t) {
   LLVMValueRef at;
   if (!LLVMIsAInstruction(t)) {
     at = LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn));
   } else {
     at = LLVMGetNextInstruction(t);
-    while (at && LLVMIsAPHINode(at))
+    while (at && (LLVMIsAPHINode(at) || LLVMIsALandingPadInst(at)))
       at = LLVMGetNextInstruction(at);
   }
   LLVMPositionBuilderBefore(b, at);

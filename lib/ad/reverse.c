@@ -254,6 +254,10 @@ static void reverse_start(ZyGen *g) {
   LLVMValueRef dret = g->sig.active_ret ? LLVMGetLastParam(g->grad) : NULL;
   size_t n = g->retblocks.len;
   LLVMValueRef sw = NULL;
+  if (!n) { /* the function never returns (exit, abort, a loop forever) */
+    LLVMBuildUnreachable(g->b);
+    return;
+  }
   if (n > 1) {
     LLVMValueRef k = LLVMBuildLoad2(g->b, LLVMInt32TypeInContext(g->zm->ctx),
                                     g->retslot, "");

@@ -77,6 +77,10 @@ static const char *callee_name(LLVMValueRef call) {
 }
 
 ZyAlloc zy_activity_allocation(LLVMValueRef call) {
+  return zy_activity_allocation_named(callee_name(call));
+}
+
+ZyAlloc zy_activity_allocation_named(const char *name) {
   static const struct {
     const char *name;
     ZyAlloc kind;
@@ -85,7 +89,6 @@ ZyAlloc zy_activity_allocation(LLVMValueRef call) {
       {"_Znam", ZY_ALLOC_MALLOC},          {"calloc", ZY_ALLOC_CALLOC},
       {"aligned_alloc", ZY_ALLOC_ALIGNED}, {"realloc", ZY_ALLOC_REALLOC},
   };
-  const char *name = callee_name(call);
   for (size_t i = 0; i < sizeof fns / sizeof *fns; i++)
     if (!strcmp(name, fns[i].name))
       return fns[i].kind;

@@ -42,6 +42,8 @@ typedef enum ZyAlloc {
                        the same call again allocates a shadow          */
 } ZyAlloc;
 ZyAlloc zy_activity_allocation(LLVMValueRef call);
+/* The same, from the callee's name. */
+ZyAlloc zy_activity_allocation_named(const char *name);
 
 /* The call frees the pointer it is given as argument
  * zy_activity_freed_arg (free, operator delete: 0; a registered

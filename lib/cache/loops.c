@@ -257,12 +257,12 @@ void zy_loops_enter(ZyGen *g, LLVMBasicBlockRef bb, LLVMBasicBlockRef pred) {
 
 /* --- Per-iteration caches ------------------------------------------------ */
 
-/* Where a forward value is saved: right after it, after the phis (and the
- * counters of a header). */
+/* Where a forward value is saved: right after it, after the phis and a
+ * landing pad (and the counters of a header). */
 void zy_position_after(ZyGen *g, LLVMBuilderRef b, LLVMValueRef fv) {
   LLVMValueRef at = LLVMGetNextInstruction(fv);
-  while (at && LLVMIsAPHINode(at))
-    at = LLVMGetNextInstruction(at);
+  while (at && (LLVMIsAPHINode(at) || LLVMIsALandingPadInst(at)))
+    at = LLVMGetNextInstruction(at); /* a landing pad stays first */
   LLVMBasicBlockRef fb = LLVMGetInstructionParent(fv);
   for (unsigned k = 0; k < g->nloops && LLVMIsAPHINode(fv); k++) {
     ZyLoop *l = &g->loops[k];

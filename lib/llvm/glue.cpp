@@ -27,6 +27,7 @@
 #include "llvm/Transforms/Utils/CallPromotionUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/LCSSA.h"
+#include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/LoopSimplify.h"
 #include "llvm/Transforms/Utils/Mem2Reg.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
@@ -199,6 +200,11 @@ extern "C" int zy_llvm_inline_call(LLVMValueRef call) {
     return 0;
   InlineFunctionInfo IFI;
   return InlineFunction(*CB, IFI).isSuccess();
+}
+
+extern "C" LLVMValueRef zy_llvm_invoke_to_call(LLVMValueRef inst) {
+  auto *II = dyn_cast<InvokeInst>(unwrap(inst));
+  return II ? wrap(changeToCall(II)) : inst;
 }
 
 extern "C" int zy_llvm_verify_function(LLVMValueRef fn) {

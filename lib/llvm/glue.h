@@ -58,6 +58,13 @@ void zy_llvm_infer_libfunc_attrs(LLVMValueRef fn);
  * interposable callee). */
 int zy_llvm_inline_call(LLVMValueRef call);
 
+
+/* Replaces the `invoke` `inst` by a call of the same callee and arguments
+ * followed by a branch to its normal destination (its unwind edge
+ * removed); returns the call.  Other instructions are returned as they
+ * are. */
+LLVMValueRef zy_llvm_invoke_to_call(LLVMValueRef inst);
+
 /* Runs the verifier on `fn`; prints problems to stderr; 0 when valid. */
 int zy_llvm_verify_function(LLVMValueRef fn);
 
