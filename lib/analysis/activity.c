@@ -77,7 +77,12 @@ static const char *callee_name(LLVMValueRef call) {
 }
 
 ZyAlloc zy_activity_allocation(LLVMValueRef call) {
-  return zy_activity_allocation_named(callee_name(call));
+  ZyAlloc k = zy_activity_allocation_named(callee_name(call));
+  LLVMValueRef f = LLVMIsACallInst(call) ? LLVMGetCalledValue(call) : NULL;
+  if (k == ZY_ALLOC_NONE && f && zy_registry_allocator(f) &&
+      LLVMGetNumArgOperands(call) == LLVMCountParams(f))
+    return ZY_ALLOC_LIKE;
+  return k;
 }
 
 ZyAlloc zy_activity_allocation_named(const char *name) {
@@ -92,10 +97,6 @@ ZyAlloc zy_activity_allocation_named(const char *name) {
   for (size_t i = 0; i < sizeof fns / sizeof *fns; i++)
     if (!strcmp(name, fns[i].name))
       return fns[i].kind;
-  if (*name && zy_registry_allocator(LLVMGetCalledValue(call)) &&
-      LLVMGetNumArgOperands(call) ==
-          LLVMCountParams(LLVMGetCalledValue(call)))
-    return ZY_ALLOC_LIKE;
   return ZY_ALLOC_NONE;
 }
 
