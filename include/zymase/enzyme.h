@@ -27,8 +27,10 @@ extern "C" {
  *   enzyme_const      the argument gets no derivative;
  *   enzyme_out        the argument is active (already the default for
  *                     floating-point arguments);
- *   enzyme_dup, enzyme_dupnoneed   a pointer and its shadow: not
- *                     supported yet (a compile-time error).
+ *   enzyme_dup, enzyme_dupnoneed   a pointer followed by its shadow
+ *                     (memory of the same layout that receives the
+ *                     gradient; dupnoneed: the primal result is not
+ *                     needed).
  * The plugin knows them by name.  Their values do not matter, but the
  * program must define them once: define ZYMASE_DEFINE_MARKERS in one file
  * before including this header.  (They cannot be static: the optimizer
