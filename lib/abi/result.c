@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "abi.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include <llvm-c/Target.h>
@@ -70,16 +71,18 @@ int zy_abi_pack(ZyCall *c, LLVMValueRef v, const char *noun, const char *hint) {
   if (!c->out && LLVMGetTypeKind(rt) == LLVMVoidTypeKind) {
     /* As Enzyme: the gradients of active scalars are dropped (those of
      * dup pointers are in their shadows anyway). */
-    if (k && !strcmp(noun, "gradient"))
-      zy_warning(ZY_ERR_BAD_RETURN, c->fn, c->call,
-                 "declare __enzyme_autodiff to return double, or a struct "
-                 "of one field per active argument, or pass the arguments "
-                 "as enzyme_const",
+    if (k && !strcmp(noun, "gradient")) {
+      char how[256];
+      snprintf(how, sizeof how,
+               "declare %s to return double, or a struct of one field per "
+               "active argument, or pass the arguments as enzyme_const",
+               LLVMGetValueName(LLVMGetCalledValue(c->call)));
+      zy_warning(ZY_ERR_BAD_RETURN, c->fn, c->call, how,
                  "the call returns void: the gradient%s of %u active "
                  "argument%s %s dropped",
                  k == 1 ? "" : "s", k, k == 1 ? "" : "s",
                  k == 1 ? "is" : "are");
-    else if (k)
+    } else if (k)
       return zy_error(ZY_ERR_BAD_RETURN, c->fn, c->call, hint,
                       "the call returns void but there %s %u %s%s",
                       k == 1 ? "is" : "are", k, noun, k == 1 ? "" : "s");
