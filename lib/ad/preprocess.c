@@ -120,6 +120,55 @@ static void calls_for_allocating_invokes(LLVMValueRef p) {
   }
 }
 
+/* Whether `f` may be inlined into the clone: a function with a body here
+ * that the program registered nothing for, not variadic, and small. */
+static int inlinable(LLVMValueRef f) {
+  if (!f || !LLVMIsAFunction(f) || LLVMIsDeclaration(f) ||
+      LLVMIsFunctionVarArg(LLVMGlobalGetValueType(f)) ||
+      zy_registry_custom(f) || zy_registry_function_like(f) ||
+      zy_activity_inactive_function(f) || zy_registry_allocator(f) ||
+      zy_registry_deallocator(f))
+    return 0;
+  unsigned n = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i))
+      if (++n > 400)
+        return 0;
+  return 1;
+}
+
+/* Inlines the calls in `p` that receive the bits of a float as an
+ * integer argument (a bitcast of a float): the callee may turn them back
+ * into a float, and a call's integer argument carries no derivative.
+ * Returns how many were inlined. */
+static int inline_bit_receivers(LLVMValueRef p) {
+  ZyVec calls = {0};
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(p); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      if (!LLVMIsACallInst(i) || !inlinable(LLVMGetCalledValue(i)) ||
+          LLVMGetCalledValue(i) == p)
+        continue;
+      for (unsigned k = 0; k < LLVMGetNumArgOperands(i); k++) {
+        LLVMValueRef a = LLVMGetOperand(i, k);
+        if (LLVMIsABitCastInst(a) &&
+            LLVMGetTypeKind(LLVMTypeOf(a)) == LLVMIntegerTypeKind &&
+            zy_type_differentiable(LLVMTypeOf(LLVMGetOperand(a, 0)))) {
+          zy_vec_push(&calls, i);
+          break;
+        }
+      }
+    }
+  int n = 0;
+  for (size_t k = 0; k < calls.len; k++)
+    n += zy_llvm_inline_call(calls.data[k]) != 0;
+  zy_vec_free(&calls);
+  return n;
+}
+
 static LLVMValueRef clone(LLVMValueRef fn, LLVMValueRef from) {
   char name[256];
   snprintf(name, sizeof name, "%s.zymase.primal", LLVMGetValueName(fn));
@@ -160,6 +209,8 @@ LLVMValueRef zy_preprocess(LLVMValueRef fn) {
       zy_llvm_simplify_function(p, 2);
     }
   }
+  if (zy_opt_preopt() && inline_bit_receivers(p))
+    zy_llvm_simplify_function(p, 2);
   calls_for_allocating_invokes(p); /* from what was inlined */
   promote_indirect_calls(p);
   return p;
