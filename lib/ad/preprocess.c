@@ -87,20 +87,28 @@ static int is_bit_helper(LLVMValueRef f) {
   }
 }
 
-/* Inlines calls of bit helpers (is_bit_helper) before the pipeline runs,
- * so that floats moved through their bits stay visible (punning.c); a
- * call's integer result would otherwise carry no derivative. */
-static void inline_bit_helpers(LLVMValueRef p) {
+/* Inlines the calls in `p` for which `pick` says yes (collected first:
+ * inlining adds blocks); returns how many were inlined. */
+static int inline_calls(LLVMValueRef p, int (*pick)(LLVMValueRef call)) {
   ZyVec calls = {0};
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(p); bb;
        bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
          i = LLVMGetNextInstruction(i))
-      if (LLVMIsACallInst(i) && is_bit_helper(LLVMGetCalledValue(i)))
+      if (LLVMIsACallInst(i) && LLVMGetCalledValue(i) != p && pick(i))
         zy_vec_push(&calls, i);
+  int n = 0;
   for (size_t k = 0; k < calls.len; k++)
-    zy_llvm_inline_call(calls.data[k]);
+    n += zy_llvm_inline_call(calls.data[k]) != 0;
   zy_vec_free(&calls);
+  return n;
+}
+
+/* Calls of bit helpers (is_bit_helper), inlined before the pipeline runs
+ * so that floats moved through their bits stay visible (punning.c); a
+ * call's integer result would otherwise carry no derivative. */
+static int calls_bit_helper(LLVMValueRef call) {
+  return is_bit_helper(LLVMGetCalledValue(call));
 }
 
 /* C++ code with cleanups allocates with `invoke` of operator new; such
@@ -139,34 +147,21 @@ static int inlinable(LLVMValueRef f) {
   return 1;
 }
 
-/* Inlines the calls in `p` that receive the bits of a float as an
- * integer argument (a bitcast of a float): the callee may turn them back
- * into a float, and a call's integer argument carries no derivative.
- * Returns how many were inlined. */
-static int inline_bit_receivers(LLVMValueRef p) {
-  ZyVec calls = {0};
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(p); bb;
-       bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
-         i = LLVMGetNextInstruction(i)) {
-      if (!LLVMIsACallInst(i) || !inlinable(LLVMGetCalledValue(i)) ||
-          LLVMGetCalledValue(i) == p)
-        continue;
-      for (unsigned k = 0; k < LLVMGetNumArgOperands(i); k++) {
-        LLVMValueRef a = LLVMGetOperand(i, k);
-        if (LLVMIsABitCastInst(a) &&
-            LLVMGetTypeKind(LLVMTypeOf(a)) == LLVMIntegerTypeKind &&
-            zy_type_differentiable(LLVMTypeOf(LLVMGetOperand(a, 0)))) {
-          zy_vec_push(&calls, i);
-          break;
-        }
-      }
-    }
-  int n = 0;
-  for (size_t k = 0; k < calls.len; k++)
-    n += zy_llvm_inline_call(calls.data[k]) != 0;
-  zy_vec_free(&calls);
-  return n;
+/* A call that receives the bits of a float as an integer argument (a
+ * bitcast of a float), of a small function with a body: the callee may
+ * turn them back into a float, and a call's integer argument carries no
+ * derivative, so it is inlined after the pipeline. */
+static int receives_bits(LLVMValueRef call) {
+  if (!inlinable(LLVMGetCalledValue(call)))
+    return 0;
+  for (unsigned k = 0; k < LLVMGetNumArgOperands(call); k++) {
+    LLVMValueRef a = LLVMGetOperand(call, k);
+    if (LLVMIsABitCastInst(a) &&
+        LLVMGetTypeKind(LLVMTypeOf(a)) == LLVMIntegerTypeKind &&
+        zy_type_differentiable(LLVMTypeOf(LLVMGetOperand(a, 0))))
+      return 1;
+  }
+  return 0;
 }
 
 static LLVMValueRef clone(LLVMValueRef fn, LLVMValueRef from) {
@@ -190,7 +185,7 @@ LLVMValueRef zy_preprocess(LLVMValueRef fn) {
   if (snap) {
     p = clone(fn, snap);
     calls_for_allocating_invokes(p);
-    inline_bit_helpers(p);
+    inline_calls(p, calls_bit_helper);
     zy_llvm_infer_call_effects(p, zy_rule_call);
     if (zy_llvm_has_calls_in_loops(p) && zy_llvm_simplify_function(p, 2)) {
       zy_snapshot_inline(p, fn);
@@ -203,13 +198,13 @@ LLVMValueRef zy_preprocess(LLVMValueRef fn) {
   if (!p) {
     p = clone(fn, fn);
     calls_for_allocating_invokes(p);
-    inline_bit_helpers(p);
+    inline_calls(p, calls_bit_helper);
     if (zy_opt_preopt()) {
       zy_llvm_infer_call_effects(p, zy_rule_call);
       zy_llvm_simplify_function(p, 2);
     }
   }
-  if (zy_opt_preopt() && inline_bit_receivers(p))
+  if (zy_opt_preopt() && inline_calls(p, receives_bits))
     zy_llvm_simplify_function(p, 2);
   calls_for_allocating_invokes(p); /* from what was inlined */
   promote_indirect_calls(p);
