@@ -197,12 +197,6 @@ static LLVMValueRef field(LLVMBuilderRef b, LLVMValueRef v, int idx) {
   return idx == -2 ? v : LLVMBuildExtractValue(b, v, idx, "");
 }
 
-static LLVMValueRef declare_libc(LLVMModuleRef m, const char *name,
-                                 LLVMTypeRef ret, LLVMTypeRef arg) {
-  LLVMValueRef f = LLVMGetNamedFunction(m, name);
-  return f ? f : LLVMAddFunction(m, name, LLVMFunctionType(ret, &arg, 1, 0));
-}
-
 /* The augmented forward wrapper: runs aug, returns { result, shadow,
  * ptr tape } as zy_gradient_split's aug does.  A tape that is not a
  * pointer travels boxed on the heap. */
@@ -252,9 +246,7 @@ static int build_aug(const Shape *s, ZySig sig, LLVMValueRef w) {
       LLVMTargetDataRef td = LLVMGetModuleDataLayout(mod);
       LLVMValueRef size =
           LLVMConstInt(i64, LLVMABISizeOfType(td, LLVMTypeOf(tape)), 0);
-      LLVMValueRef mf = declare_libc(mod, "malloc", ptr, i64);
-      LLVMValueRef box =
-          LLVMBuildCall2(b, LLVMGlobalGetValueType(mf), mf, &size, 1, "box");
+      LLVMValueRef box = zy_call_malloc(b, size, "box");
       LLVMBuildStore(b, tape, box);
       tape = box;
     }
@@ -312,8 +304,6 @@ static int read_adjoints(const Shape *s, ZySig sig, LLVMBuilderRef b,
  * adjoints of the active arguments, as zy_gradient_split's rev. */
 static int build_rev(const Shape *s, ZySig sig, LLVMValueRef w) {
   LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(w));
-  LLVMModuleRef mod = LLVMGetGlobalParent(w);
-  LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
   LLVMValueRef args[140];
   LLVMTypeRef types[140];
   if (user_args(s, w, sig, args, types))
@@ -343,11 +333,8 @@ static int build_rev(const Shape *s, ZySig sig, LLVMValueRef w) {
   }
   LLVMValueRef buf = NULL;
   LLVMValueRef r = call_user(b, s->c->rev, s->rev_sret, args, n, &buf);
-  if (box) {
-    LLVMValueRef ff =
-        declare_libc(mod, "free", LLVMVoidTypeInContext(ctx), ptr);
-    LLVMBuildCall2(b, LLVMGlobalGetValueType(ff), ff, &box, 1, "");
-  }
+  if (box)
+    zy_call_free(b, "free", box);
   LLVMValueRef adj[64] = {0};
   if (read_adjoints(s, sig, b, r, buf, adj)) {
     LLVMDisposeBuilder(b);
