@@ -328,17 +328,8 @@ static void compute_shadowed(ZyActivity *a, LLVMValueRef fn,
 
 /* The global that `p` points into, through GEPs and casts, or NULL. */
 static LLVMValueRef global_base(LLVMValueRef p) {
-  for (int depth = 0; p && depth < 16; depth++) {
-    if (LLVMIsAGlobalVariable(p))
-      return p;
-    if (LLVMIsAGetElementPtrInst(p) || LLVMIsABitCastInst(p) ||
-        LLVMIsAAddrSpaceCastInst(p) ||
-        (LLVMIsAConstantExpr(p) && LLVMGetNumOperands(p) > 0))
-      p = LLVMGetOperand(p, 0);
-    else
-      return NULL;
-  }
-  return NULL;
+  p = zy_llvm_underlying_object(p);
+  return LLVMIsAGlobalVariable(p) ? p : NULL;
 }
 
 /* Whether function `fn`, or one it calls, reads a shadowed global: its

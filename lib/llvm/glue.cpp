@@ -23,6 +23,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/IPO/FunctionAttrs.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Transforms/Utils/BuildLibCalls.h"
 #include "llvm/Transforms/Utils/CallPromotionUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -51,6 +52,10 @@ extern "C" void zy_llvm_diagnose(LLVMValueRef fn, LLVMValueRef inst,
     Loc = DiagnosticLocation(F->getSubprogram());
   F->getContext().diagnose(DiagnosticInfoUnsupported(
       *F, msg, Loc, warning ? DS_Warning : DS_Error));
+}
+
+extern "C" LLVMValueRef zy_llvm_underlying_object(LLVMValueRef p) {
+  return wrap(getUnderlyingObject(unwrap(p)));
 }
 
 extern "C" int zy_llvm_global_location(LLVMValueRef gv, char *buf,

@@ -40,6 +40,10 @@ int zy_llvm_has_calls_in_loops(LLVMValueRef fn);
  * loops, even when the callees were compiled at -O0 without attributes. */
 void zy_llvm_infer_call_effects(LLVMValueRef fn, int (*pure)(LLVMValueRef));
 
+/* The object pointer `p` is derived from (llvm::getUnderlyingObject:
+ * through GEPs and casts). */
+LLVMValueRef zy_llvm_underlying_object(LLVMValueRef p);
+
 /* Writes "file:line" of global variable `gv`'s debug info into buf;
  * 0 when it has none. */
 int zy_llvm_global_location(LLVMValueRef gv, char *buf, size_t n);
