@@ -27,6 +27,9 @@ typedef struct ZySig {
   int nofree; /* (split) the reverse frees neither the tape nor the loop
                  caches it holds; its tape is that of the pair without
                  nofree                                                 */
+  int parallel; /* run by several threads at once (the body of an OpenMP
+                   region, or a function it calls): adjoints are added to
+                   shared shadow memory atomically (parallel/ownership.c) */
 } ZySig;
 
 /* Per-module state. */
@@ -255,6 +258,11 @@ typedef enum ZyAccKind {
 
 /* Emits `*ptr += delta` for a value of `delta`'s type (float, vector of
  * float, or aggregate of those; non-float members are left alone). */
+/* Adds `delta` to `shadow`, the shadow of the memory at primal pointer
+ * `p`: the one place adjoints go into shadow memory, which chooses plain
+ * or atomic adds (zy_parallel_acc_kind). */
+void zy_accumulate_shadow(ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
+                          LLVMValueRef delta);
 void zy_accumulate(ZyGen *g, LLVMValueRef ptr, LLVMValueRef delta,
                    ZyAccKind kind);
 
@@ -320,6 +328,11 @@ typedef enum ZyCallMode {
 } ZyCallMode;
 ZyCallMode zy_call_mode(ZyGen *g, LLVMValueRef call);
 ZySig zy_call_sig(ZyGen *g, LLVMValueRef call);
+
+/* What the caller knows about the types of the call's arguments, as seeds
+ * for the callee's type analysis; freed with zy_free_call_seeds. */
+ZyTT *zy_call_seeds(ZyGen *g, LLVMValueRef call);
+void zy_free_call_seeds(ZyTT *seeds, unsigned n);
 
 /* The forward copy of a call in split mode (augmented forward call);
  * returns 0 or -1. */

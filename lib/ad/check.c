@@ -10,6 +10,7 @@
 #include "analysis/effects.h"
 #include "analysis/registry.h"
 #include "blas/blas.h"
+#include "parallel/parallel.h"
 #include "rules.h"
 
 #include <string.h>
@@ -86,6 +87,8 @@ static int split_half(LLVMValueRef fn) {
          !strncmp(name, "__zymase_rev.", 13);
 }
 
+static int check_atomic(ZyGen *g, LLVMValueRef i);
+
 static int check_flows(ZyGen *g) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->primal); bb;
        bb = LLVMGetNextBasicBlock(bb))
@@ -103,10 +106,16 @@ static int check_flows(ZyGen *g) {
         continue;
       }
       g->cur = i;
-      if (op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg)
+      if (op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg) {
+        if (check_atomic(g, i))
+          return -1;
+        if (op == LLVMAtomicRMW &&
+            zy_activity_shadowed(g->act, LLVMGetOperand(i, 0)))
+          continue; /* s += v into memory with a shadow: reversed */
         return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
                             "atomic operations on active values are not "
                             "supported yet");
+      }
       /* Extracting an integer member of an active aggregate is fine. */
       /* The bits of an active float, as an integer: no derivative flows
        * there (punning.c warns where they come back as a float). */
@@ -179,6 +188,42 @@ static int call_takes_shadowed(LLVMValueRef call) {
          /* umax of pointer bits in a trip count, ... */
          (!strncmp(name, "llvm.", 5) && zy_llvm_call_no_memory(call)) ||
          zy_activity_inactive_function(callee);
+}
+
+/* Atomics: `atomicrmw fadd`/`fsub` of a float into memory with a shadow
+ * whose old value is unused (`#pragma omp atomic` s += v) is
+ * differentiated; other atomics are fine on memory without derivatives
+ * (integer counters, lock sequences) and refused on memory with them. */
+static int check_atomic(ZyGen *g, LLVMValueRef i) {
+  LLVMValueRef p = LLVMGetOperand(i, 0);
+  LLVMValueRef v = LLVMGetOperand(i, LLVMGetInstructionOpcode(i) ==
+                                             LLVMAtomicRMW
+                                         ? 1
+                                         : 2);
+  if (!zy_activity_shadowed(g->act, p))
+    return 0;
+  int fp = zy_type_differentiable(LLVMTypeOf(v));
+  ZyTy held = zy_types_memory(g->types, p, 0);
+  if (!fp && !zy_ty_is_float(held) && held != ZY_TY_ANYTHING)
+    return 0; /* an integer in memory that has a shadow */
+  if (fp && LLVMGetInstructionOpcode(i) == LLVMAtomicRMW &&
+      (LLVMGetAtomicRMWBinOp(i) == LLVMAtomicRMWBinOpFAdd ||
+       LLVMGetAtomicRMWBinOp(i) == LLVMAtomicRMWBinOpFSub)) {
+    if (!zy_activity_active(g->act, i) || !LLVMGetFirstUse(i))
+      return 0;
+    return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                        "read the variable in a separate atomic read",
+                        "an atomic update whose old value is used (atomic "
+                        "capture) of memory with derivatives is not "
+                        "supported yet");
+  }
+  return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                      "use += or -= in '#pragma omp atomic', a critical "
+                      "section, or a reduction clause",
+                      "an atomic operation other than a floating-point add "
+                      "or subtract (e.g. a compare-and-swap loop for *=, "
+                      "max or min) on memory with derivatives is not "
+                      "supported");
 }
 
 /* Whether integer `v` is (bits of) a value loaded from shadowed memory,
@@ -299,6 +344,12 @@ static int check_memory(ZyGen *g) {
           int shadowed = 0;
           for (unsigned k = 0; k < LLVMGetNumArgOperands(i); k++)
             shadowed |= zy_activity_shadowed(g->act, LLVMGetOperand(i, k));
+          if (shadowed && zy_parallel_context(g))
+            return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                                "call BLAS outside the parallel region",
+                                "BLAS calls with derivatives inside an "
+                                "OpenMP parallel region are not "
+                                "differentiated yet");
           if (shadowed && zy_blas_check(g, i))
             return -1;
           continue;
@@ -355,10 +406,8 @@ static int check_memory(ZyGen *g) {
                             "a pointer made from an integer may reach memory "
                             "with derivatives");
       } else if ((op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg) &&
-                 uses_shadows(g)) {
-        return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
-                            "atomics in functions that use memory with a "
-                            "shadow are not supported yet");
+                 check_atomic(g, i)) {
+        return -1;
       }
     }
   return 0;
@@ -411,6 +460,6 @@ static int check_invokes(ZyGen *g) {
 }
 
 int zy_check_supported(ZyGen *g) {
-  return check_invokes(g) || check_flows(g) || check_memory(g) ||
-         check_returned_shadows(g);
+  return zy_omp_check(g) || check_invokes(g) || check_flows(g) ||
+         check_memory(g) || check_returned_shadows(g);
 }

@@ -4,6 +4,8 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
+#include "parallel/parallel.h"
+
 #include "cache/cache.h"
 
 #include "blas/blas.h"
@@ -132,6 +134,9 @@ int zy_forward_sweep(ZyGen *g) {
       if (LLVMIsAPHINode(i)) {
         zy_map_put(&g->vmap, i, LLVMBuildPhi(g->b, LLVMTypeOf(i), name));
         zy_vec_push(&phis, i);
+      } else if (zy_omp_is_region(i)) {
+        err = zy_omp_forward_region(g, i);
+        continue;
       } else if (LLVMIsACallInst(i) &&
                  zy_call_mode(g, i) == ZY_CALL_SPLIT) {
         err = zy_forward_split_call(g, i);

@@ -302,7 +302,8 @@ static int build_gradient(ZyGen *g, LLVMValueRef aug, LLVMValueRef rev) {
 static int same_sig(ZySig a, ZySig b) {
   return a.active_args == b.active_args && a.dup_args == b.dup_args &&
          a.active_ret == b.active_ret && a.dup_ret == b.dup_ret &&
-         a.split == b.split && a.nofree == b.nofree;
+         a.split == b.split && a.nofree == b.nofree &&
+         a.parallel == b.parallel;
 }
 
 /* A failed gradient keeps no body: it becomes an external declaration so

@@ -5,6 +5,7 @@
 #include "ad.h"
 
 #include "analysis/registry.h"
+#include "parallel/parallel.h"
 #include "irutil.h"
 #include "rules.h"
 
@@ -152,7 +153,7 @@ static int inlinable(LLVMValueRef f) {
  * turn them back into a float, and a call's integer argument carries no
  * derivative, so it is inlined after the pipeline. */
 static int receives_bits(LLVMValueRef call) {
-  if (!inlinable(LLVMGetCalledValue(call)))
+  if (!inlinable(LLVMGetCalledValue(call)) || zy_omp_is_region(call))
     return 0;
   for (unsigned k = 0; k < LLVMGetNumArgOperands(call); k++) {
     LLVMValueRef a = LLVMGetOperand(call, k);
@@ -170,6 +171,7 @@ static LLVMValueRef clone(LLVMValueRef fn, LLVMValueRef from) {
   LLVMValueRef p = zy_llvm_clone_function(from, name);
   zy_set_optnone(p, 0);
   zy_snapshot_resolve(p); /* a snapshot, or a copy of a callee of one */
+  zy_omp_prepare(p);      /* parallel regions become calls of their body */
   return p;
 }
 
@@ -208,5 +210,6 @@ LLVMValueRef zy_preprocess(LLVMValueRef fn) {
     zy_llvm_simplify_function(p, 2);
   calls_for_allocating_invokes(p); /* from what was inlined */
   promote_indirect_calls(p);
+  zy_omp_type_regions(p);
   return p;
 }

@@ -7,6 +7,7 @@
 #include "ad.h"
 
 #include "cache/cache.h"
+#include "parallel/parallel.h"
 
 #include "irutil.h"
 
@@ -60,17 +61,54 @@ static LLVMValueRef add_deep(LLVMBuilderRef b, LLVMValueRef a,
   return sum;
 }
 
+/* Atomic adds of the differentiable leaves of `d` at `ptr` (one per
+ * member and vector lane). */
+static void atomic_add_deep(LLVMBuilderRef b, LLVMValueRef ptr,
+                            LLVMValueRef d) {
+  LLVMTypeRef t = LLVMTypeOf(d);
+  LLVMTypeKind k = LLVMGetTypeKind(t);
+  LLVMContextRef c = LLVMGetTypeContext(t);
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(c);
+  if (k == LLVMStructTypeKind || k == LLVMArrayTypeKind ||
+      k == LLVMVectorTypeKind) {
+    unsigned n = k == LLVMStructTypeKind  ? LLVMCountStructElementTypes(t)
+                 : k == LLVMArrayTypeKind ? LLVMGetArrayLength(t)
+                                          : LLVMGetVectorSize(t);
+    for (unsigned i = 0; i < n; i++) {
+      LLVMTypeRef et = k == LLVMStructTypeKind ? LLVMStructGetTypeAtIndex(t, i)
+                                               : LLVMGetElementType(t);
+      if (!zy_type_differentiable(et))
+        continue;
+      LLVMValueRef idx[2] = {LLVMConstInt(i32, 0, 0), LLVMConstInt(i32, i, 0)};
+      LLVMValueRef at =
+          k == LLVMVectorTypeKind
+              ? LLVMBuildGEP2(b, et, ptr, idx + 1, 1, "")
+              : LLVMBuildGEP2(b, t, ptr, idx, 2, "");
+      LLVMValueRef e = k == LLVMVectorTypeKind
+                           ? LLVMBuildExtractElement(b, d, idx[1], "")
+                           : LLVMBuildExtractValue(b, d, i, "");
+      atomic_add_deep(b, at, e);
+    }
+    return;
+  }
+  LLVMBuildAtomicRMW(b, LLVMAtomicRMWBinOpFAdd, ptr, d,
+                     LLVMAtomicOrderingMonotonic, 0);
+}
+
 void zy_accumulate(ZyGen *g, LLVMValueRef ptr, LLVMValueRef delta,
                    ZyAccKind kind) {
   LLVMBuilderRef b = g->b;
   if (kind == ZY_ACC_ATOMIC) {
-    ZY_ASSERT(LLVMGetTypeKind(LLVMTypeOf(delta)) != LLVMStructTypeKind);
-    LLVMBuildAtomicRMW(b, LLVMAtomicRMWBinOpFAdd, ptr, delta,
-                       LLVMAtomicOrderingMonotonic, 0);
+    atomic_add_deep(b, ptr, delta);
     return;
   }
   LLVMValueRef old = LLVMBuildLoad2(b, LLVMTypeOf(delta), ptr, "");
   LLVMBuildStore(b, add_deep(b, old, delta), ptr);
+}
+
+void zy_accumulate_shadow(ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
+                          LLVMValueRef delta) {
+  zy_accumulate(g, shadow, delta, zy_parallel_acc_kind(g, p));
 }
 
 void zy_add_adjoint(ZyGen *g, LLVMValueRef v, LLVMValueRef delta) {
@@ -299,6 +337,8 @@ int zy_reverse_sweep(ZyGen *g) {
         err = reverse_instruction(g, i);
       else if (zy_reverse_memory_needed(g, i))
         err = zy_reverse_memory(g, i, NULL);
+      else if (zy_omp_reverse_needed(i))
+        err = zy_omp_reverse_sync(g, i);
       else if (LLVMIsACallInst(i) && (zy_call_mode(g, i) == ZY_CALL_SPLIT ||
                                       zy_call_mode(g, i) == ZY_CALL_WRITER ||
                                       zy_call_mode(g, i) == ZY_CALL_BLAS))

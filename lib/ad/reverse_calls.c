@@ -10,6 +10,7 @@
 #include "analysis/effects.h"
 #include "analysis/registry.h"
 #include "blas/blas.h"
+#include "parallel/parallel.h"
 #include "rules.h"
 
 #include <stdlib.h>
@@ -75,7 +76,8 @@ ZyCallMode zy_call_mode(ZyGen *g, LLVMValueRef call) {
 
 ZySig zy_call_sig(ZyGen *g, LLVMValueRef call) {
   ZySig sig = {.active_ret = zy_activity_active(g->act, call),
-               .dup_ret = zy_activity_shadowed(g->act, call)};
+               .dup_ret = zy_activity_shadowed(g->act, call),
+               .parallel = zy_parallel_context(g) || zy_omp_is_region(call)};
   for (unsigned k = 0; k < LLVMGetNumArgOperands(call) && k < 64; k++) {
     LLVMValueRef a = LLVMGetOperand(call, k);
     if (zy_activity_active(g->act, a))
@@ -89,7 +91,7 @@ ZySig zy_call_sig(ZyGen *g, LLVMValueRef call) {
 /* What the caller knows about the types of the call's arguments, as
  * seeds for the callee's type analysis (an array the caller frees with
  * free_seeds). */
-static ZyTT *call_seeds(ZyGen *g, LLVMValueRef call) {
+ZyTT *zy_call_seeds(ZyGen *g, LLVMValueRef call) {
   unsigned n = LLVMGetNumArgOperands(call);
   ZyTT *seeds = calloc(n + 1, sizeof *seeds);
   for (unsigned k = 0; k < n; k++) {
@@ -100,7 +102,7 @@ static ZyTT *call_seeds(ZyGen *g, LLVMValueRef call) {
   return seeds;
 }
 
-static void free_seeds(ZyTT *seeds, unsigned n) {
+void zy_free_call_seeds(ZyTT *seeds, unsigned n) {
   for (unsigned k = 0; k < n; k++)
     zy_tt_free(&seeds[k]);
   free(seeds);
@@ -241,9 +243,9 @@ static int call_recompute(ZyGen *g, LLVMValueRef call, LLVMValueRef callee,
   sig.active_ret = 1;
   if (!sig.active_args)
     return 0;
-  ZyTT *seeds = call_seeds(g, call);
+  ZyTT *seeds = zy_call_seeds(g, call);
   LLVMValueRef grad = zy_gradient(g->zm, callee, sig, seeds);
-  free_seeds(seeds, LLVMGetNumArgOperands(call));
+  zy_free_call_seeds(seeds, LLVMGetNumArgOperands(call));
   if (!grad)
     return -1;
   unsigned nargs = LLVMGetNumArgOperands(call);
@@ -287,10 +289,10 @@ int zy_forward_split_call(ZyGen *g, LLVMValueRef call) {
   if (too_many_params(g, call) || zy_custom_check_call(call))
     return -1;
   LLVMValueRef aug, rev;
-  ZyTT *seeds = call_seeds(g, call);
+  ZyTT *seeds = zy_call_seeds(g, call);
   int err = zy_gradient_split(g->zm, defined_callee(call),
                               zy_call_sig(g, call), seeds, &aug, &rev);
-  free_seeds(seeds, LLVMGetNumArgOperands(call));
+  zy_free_call_seeds(seeds, LLVMGetNumArgOperands(call));
   if (err)
     return -1;
   LLVMValueRef args[130];
@@ -310,6 +312,8 @@ int zy_forward_split_call(ZyGen *g, LLVMValueRef call) {
 }
 
 static int call_split(ZyGen *g, LLVMValueRef call, LLVMValueRef d) {
+  if (zy_omp_is_region(call))
+    return zy_omp_reverse_region(g, call);
   ZySig sig = zy_call_sig(g, call);
   LLVMValueRef aug, rev;
   if (zy_gradient_split(g->zm, defined_callee(call), sig, NULL, &aug, &rev))

@@ -139,6 +139,9 @@ int zy_reverse_memory_needed(ZyGen *g, LLVMValueRef i) {
              zy_ty_is_float(zy_types_memory(g->types, LLVMGetOperand(i, 1),
                                             0))));
   }
+  case LLVMAtomicRMW: /* s += v, atomically */
+    return zy_activity_shadowed(g->act, LLVMGetOperand(i, 0)) &&
+           zy_type_differentiable(LLVMTypeOf(LLVMGetOperand(i, 1)));
   case LLVMCall:
     if (is_memcpy(i) || is_memset(i))
       return zy_activity_shadowed(g->act, LLVMGetOperand(i, 0));
@@ -323,8 +326,8 @@ static int reverse_memcpy(ZyGen *g, LLVMValueRef call) {
         }
       for (long long off = 0; off < bytes; off++)
         if (vals[off])
-          zy_accumulate(g, byte_gep(g, ss, i64(g, off)), vals[off],
-                        ZY_ACC_PLAIN);
+          zy_accumulate_shadow(g, s, byte_gep(g, ss, i64(g, off)),
+                               vals[off]);
       free(vals);
     }
     free(kinds);
@@ -366,8 +369,18 @@ static int reverse_store(ZyGen *g, LLVMValueRef st) {
     LLVMBuildStore(g->b, LLVMConstNull(t), sp);
     return 0;
   }
-  LLVMValueRef d = LLVMBuildLoad2(g->b, t, sp, "");
-  LLVMBuildStore(g->b, LLVMConstNull(t), sp);
+  LLVMValueRef d;
+  if (LLVMGetOrdering(st) != LLVMAtomicOrderingNotAtomic &&
+      LLVMGetTypeKind(t) != LLVMVectorTypeKind) {
+    /* An atomic write (`#pragma omp atomic write`): other threads may
+     * read the location atomically at the same time, and add to its
+     * shadow in the reverse sweep. */
+    d = LLVMBuildAtomicRMW(g->b, LLVMAtomicRMWBinOpXchg, sp, LLVMConstNull(t),
+                           LLVMAtomicOrderingMonotonic, 0);
+  } else {
+    d = LLVMBuildLoad2(g->b, t, sp, "");
+    LLVMBuildStore(g->b, LLVMConstNull(t), sp);
+  }
   zy_add_adjoint(g, v, d);
   return 0;
 }
@@ -521,11 +534,23 @@ int zy_free_shadow(ZyGen *g, LLVMValueRef call, LLVMValueRef s) {
 int zy_reverse_memory(ZyGen *g, LLVMValueRef i, LLVMValueRef d) {
   switch (LLVMGetInstructionOpcode(i)) {
   case LLVMLoad: /* the loaded value's adjoint goes to memory */
-    zy_accumulate(g, zy_shadow_lookup(g, LLVMGetOperand(i, 0)), d,
-                  ZY_ACC_PLAIN);
+    zy_accumulate_shadow(g, LLVMGetOperand(i, 0),
+                         zy_shadow_lookup(g, LLVMGetOperand(i, 0)), d);
     return 0;
   case LLVMStore:
     return reverse_store(g, i);
+  case LLVMAtomicRMW: { /* v gets the adjoint of s, which s keeps */
+    LLVMValueRef v = LLVMGetOperand(i, 1);
+    LLVMTypeRef t = LLVMTypeOf(v);
+    LLVMValueRef ds = LLVMBuildLoad2(
+        g->b, t, zy_shadow_lookup(g, LLVMGetOperand(i, 0)), "");
+    LLVMSetOrdering(ds, LLVMAtomicOrderingMonotonic);
+    LLVMSetAlignment(ds, LLVMGetAlignment(i));
+    if (LLVMGetAtomicRMWBinOp(i) == LLVMAtomicRMWBinOpFSub)
+      ds = LLVMBuildFNeg(g->b, ds, "");
+    zy_add_adjoint(g, v, ds);
+    return 0;
+  }
   case LLVMAlloca: /* a shadow on the heap (zy_shadow_on_heap) */
     zy_call_free(g->b, "free", zy_shadow_lookup(g, i));
     return 0;

@@ -8,6 +8,7 @@
 #include "blas/blas.h"
 
 #include "llvm/glue.h"
+#include "parallel/parallel.h"
 #include "support/vec.h"
 
 #include <stdio.h>
@@ -60,7 +61,7 @@ int zy_activity_inactive_function(LLVMValueRef fn) {
   };
   if (!fn || !LLVMIsAFunction(fn))
     return 0;
-  if (zy_registry_inactive_function(fn))
+  if (zy_registry_inactive_function(fn) || zy_omp_inactive_function(fn))
     return 1;
   if (!LLVMIsDeclaration(fn))
     return 0;
@@ -286,8 +287,11 @@ static int shadowed_global_at(LLVMValueRef v, int depth) {
     v = LLVMGetOperand(v, 0);
   if (!v || !LLVMIsAGlobalVariable(v) || zy_activity_inactive_global(v) ||
       !strncmp(LLVMGetValueName(v), "llvm.", 5) ||
-      !strncmp(LLVMGetValueName(v), "__enzyme_", 9))
-    return 0;
+      !strncmp(LLVMGetValueName(v), "__enzyme_", 9) ||
+      !strncmp(LLVMGetValueName(v), "zymase.", 7) ||
+      !strncmp(LLVMGetValueName(v), ".gomp_critical_user_", 20))
+    return 0; /* intrinsics' data, Enzyme's markers, our lock sequences,
+                 OpenMP's lock words */
   return !LLVMIsGlobalConstant(v) ||
          holds_shadowed_pointer(LLVMGetInitializer(v), depth);
 }
@@ -454,6 +458,9 @@ static void compute_useful(ZyActivity *a, LLVMValueRef fn, int active_ret) {
       if (LLVMGetInstructionOpcode(i) == LLVMStore &&
           zy_map_has(&a->shadowed, LLVMGetOperand(i, 1)))
         zy_vec_push(&work, LLVMGetOperand(i, 0));
+      else if (LLVMGetInstructionOpcode(i) == LLVMAtomicRMW &&
+               zy_map_has(&a->shadowed, LLVMGetOperand(i, 0)))
+        zy_vec_push(&work, LLVMGetOperand(i, 1)); /* s += v, atomically */
       else if (reads_shadowed(a, i) || writes_varied(a, i))
         for (unsigned k = 0; k < LLVMGetNumArgOperands(i); k++)
           zy_vec_push(&work, LLVMGetOperand(i, k));

@@ -363,7 +363,7 @@ void zy_blas_add_scalar(ZyBlasCall *c, unsigned k, LLVMValueRef v) {
     return;
   }
   if (zy_activity_shadowed(c->g->act, op))
-    zy_accumulate(c->g, zy_shadow_lookup(c->g, op), v, ZY_ACC_PLAIN);
+    zy_accumulate_shadow(c->g, op, zy_shadow_lookup(c->g, op), v);
 }
 
 LLVMValueRef zy_blas_int(ZyBlasCall *c, long long v) {

@@ -1,0 +1,496 @@
+/* openmp.c - OpenMP as clang emits it for libomp: the table of runtime
+ * calls and what each is to the sweeps, the rewrites of the clone to
+ * differentiate (regions as calls, reductions as critical sections,
+ * sequence numbers for locks), and the code of regions, barriers and
+ * locks in the forward and reverse sweeps.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include "parallel.h"
+
+#include "ad/ad.h"
+#include "ad/irutil.h"
+#include "analysis/activity.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ROW(n, k, l, c) {n, ZY_OMP_##k, l, c}
+#define QUIET(n) ROW(n, INACTIVE, -1, NULL)
+#define NO(n, c) ROW(n, REFUSED, -1, c)
+
+/* The runtime calls Zymase knows.  INACTIVE calls only schedule work or
+ * answer questions (thread numbers, loop bounds, which thread runs a
+ * `single`): the forward sweep runs them, and what they decide reaches the
+ * reverse sweep through the values cached per thread. */
+static const ZyOmpCall table[] = {
+    ROW("__kmpc_fork_call", FORK, -1, "parallel"),
+    ROW("__kmpc_barrier", BARRIER, -1, "barrier"),
+    ROW("__kmpc_critical", ENTER, 2, "critical"),
+    ROW("__kmpc_critical_with_hint", ENTER, 2, "critical"),
+    ROW("__kmpc_end_critical", EXIT, 2, "critical"),
+    ROW("omp_set_lock", ENTER, 0, "omp_set_lock"),
+    ROW("omp_unset_lock", EXIT, 0, "omp_unset_lock"),
+    ROW("omp_set_nest_lock", ENTER, 0, "omp_set_nest_lock"),
+    ROW("omp_unset_nest_lock", EXIT, 0, "omp_unset_nest_lock"),
+    ROW("__kmpc_reduce", REDUCE, 6, "reduction"),
+    ROW("__kmpc_reduce_nowait", REDUCE, 6, "reduction"),
+    ROW("__kmpc_end_reduce", END_REDUCE, 2, "reduction"),
+    ROW("__kmpc_end_reduce_nowait", END_REDUCE, 2, "reduction"),
+    QUIET("__kmpc_global_thread_num"),
+    QUIET("__kmpc_for_static_init_4"),
+    QUIET("__kmpc_for_static_init_4u"),
+    QUIET("__kmpc_for_static_init_8"),
+    QUIET("__kmpc_for_static_init_8u"),
+    QUIET("__kmpc_for_static_fini"),
+    QUIET("__kmpc_dispatch_init_4"),
+    QUIET("__kmpc_dispatch_init_4u"),
+    QUIET("__kmpc_dispatch_init_8"),
+    QUIET("__kmpc_dispatch_init_8u"),
+    QUIET("__kmpc_dispatch_next_4"),
+    QUIET("__kmpc_dispatch_next_4u"),
+    QUIET("__kmpc_dispatch_next_8"),
+    QUIET("__kmpc_dispatch_next_8u"),
+    QUIET("__kmpc_dispatch_fini_4"),
+    QUIET("__kmpc_dispatch_fini_4u"),
+    QUIET("__kmpc_dispatch_fini_8"),
+    QUIET("__kmpc_dispatch_fini_8u"),
+    QUIET("__kmpc_dispatch_deinit"),
+    QUIET("__kmpc_push_num_threads"),
+    QUIET("__kmpc_push_proc_bind"),
+    QUIET("__kmpc_serialized_parallel"),
+    QUIET("__kmpc_end_serialized_parallel"),
+    QUIET("__kmpc_master"),
+    QUIET("__kmpc_end_master"),
+    QUIET("__kmpc_masked"),
+    QUIET("__kmpc_end_masked"),
+    QUIET("__kmpc_single"),
+    QUIET("__kmpc_end_single"),
+    QUIET("__kmpc_flush"),
+    QUIET("__kmpc_ok_to_fork"),
+    QUIET("omp_get_thread_num"),
+    QUIET("omp_get_num_threads"),
+    QUIET("omp_get_max_threads"),
+    QUIET("omp_get_num_procs"),
+    QUIET("omp_get_thread_limit"),
+    QUIET("omp_in_parallel"),
+    QUIET("omp_in_final"),
+    QUIET("omp_get_wtime"),
+    QUIET("omp_get_wtick"),
+    QUIET("omp_get_level"),
+    QUIET("omp_get_active_level"),
+    QUIET("omp_get_team_size"),
+    QUIET("omp_get_ancestor_thread_num"),
+    QUIET("omp_set_num_threads"),
+    QUIET("omp_get_dynamic"),
+    QUIET("omp_set_dynamic"),
+    QUIET("omp_get_nested"),
+    QUIET("omp_set_nested"),
+    QUIET("omp_get_schedule"),
+    QUIET("omp_set_schedule"),
+    QUIET("omp_get_max_active_levels"),
+    QUIET("omp_set_max_active_levels"),
+    QUIET("omp_init_lock"),
+    QUIET("omp_destroy_lock"),
+    QUIET("omp_init_nest_lock"),
+    QUIET("omp_destroy_nest_lock"),
+    NO("omp_test_lock", "omp_test_lock"),
+    NO("omp_test_nest_lock", "omp_test_nest_lock"),
+    NO("__kmpc_omp_task_alloc", "task"),
+    NO("__kmpc_omp_target_task_alloc", "task"),
+    NO("__kmpc_omp_task", "task"),
+    NO("__kmpc_omp_task_with_deps", "task"),
+    NO("__kmpc_omp_taskwait", "taskwait"),
+    NO("__kmpc_omp_taskwait_deps_51", "taskwait"),
+    NO("__kmpc_omp_taskyield", "taskyield"),
+    NO("__kmpc_taskgroup", "taskgroup"),
+    NO("__kmpc_end_taskgroup", "taskgroup"),
+    NO("__kmpc_taskloop", "taskloop"),
+    NO("__kmpc_taskloop_5", "taskloop"),
+    NO("__kmpc_task_reduction_init", "task reduction"),
+    NO("__kmpc_taskred_init", "task reduction"),
+    NO("__kmpc_ordered", "ordered"),
+    NO("__kmpc_end_ordered", "ordered"),
+    NO("__kmpc_doacross_init", "ordered(n)"),
+    NO("__kmpc_fork_teams", "teams"),
+    NO("__kmpc_push_num_teams", "teams"),
+    NO("__kmpc_copyprivate", "single copyprivate"),
+    NO("__kmpc_threadprivate_cached", "threadprivate"),
+    NO("__kmpc_cancel", "cancel"),
+    NO("__kmpc_cancellationpoint", "cancellation point"),
+    NO("__kmpc_fork_call_if", "parallel if"),
+};
+
+static const ZyOmpCall unknown = {"", ZY_OMP_REFUSED, -1, NULL};
+
+const ZyOmpCall *zy_omp_call(LLVMValueRef callee) {
+  if (!callee || !LLVMIsAFunction(callee) || !LLVMIsDeclaration(callee))
+    return NULL;
+  const char *name = LLVMGetValueName(callee);
+  if (strncmp(name, "__kmpc_", 7) && strncmp(name, "omp_", 4) &&
+      strncmp(name, "__tgt_", 6))
+    return NULL;
+  for (size_t k = 0; k < sizeof table / sizeof *table; k++)
+    if (!strcmp(name, table[k].name))
+      return &table[k];
+  return &unknown;
+}
+
+int zy_omp_inactive_function(LLVMValueRef callee) {
+  const ZyOmpCall *c = zy_omp_call(callee);
+  return c && c->kind != ZY_OMP_FORK && c->kind != ZY_OMP_REDUCE &&
+         c->kind != ZY_OMP_REFUSED;
+}
+
+/* --- Helpers ------------------------------------------------------------- */
+
+static LLVMContextRef ctx_of(LLVMValueRef v) {
+  return LLVMGetTypeContext(LLVMTypeOf(v));
+}
+
+static LLVMTypeRef ptr_t(LLVMContextRef c) {
+  return LLVMPointerTypeInContext(c, 0);
+}
+
+/* A call of runtime function `name` of type void/i32 (ptrs and i32s). */
+static LLVMValueRef rt_call(LLVMBuilderRef b, const char *name,
+                            LLVMTypeRef ret, LLVMValueRef *args, unsigned n) {
+  LLVMTypeRef ts[8];
+  for (unsigned k = 0; k < n; k++)
+    ts[k] = LLVMTypeOf(args[k]);
+  LLVMTypeRef fty = LLVMFunctionType(ret, ts, n, 0);
+  LLVMModuleRef m = zy_builder_module(b);
+  LLVMValueRef f = LLVMGetNamedFunction(m, name);
+  if (!f)
+    f = LLVMAddFunction(m, name, fty);
+  return LLVMBuildCall2(b, fty, f, args, n, "");
+}
+
+static LLVMValueRef i32c(LLVMContextRef c, long long v) {
+  return LLVMConstInt(LLVMInt32TypeInContext(c), v, 0);
+}
+
+static LLVMValueRef i64c(LLVMContextRef c, long long v) {
+  return LLVMConstInt(LLVMInt64TypeInContext(c), v, 0);
+}
+
+static void barrier(LLVMBuilderRef b, LLVMValueRef loc, LLVMValueRef tid) {
+  LLVMValueRef args[2] = {loc, tid};
+  rt_call(b, "__kmpc_barrier", LLVMVoidTypeInContext(ctx_of(loc)), args, 2);
+}
+
+/* The slot counting the releases of lock `lock`: one of 64 in a table
+ * shared by the program (locks may share a slot; their releases are then
+ * numbered in one sequence, which still orders each lock's). */
+LLVMValueRef zy_omp_slot(LLVMBuilderRef b, LLVMValueRef lock) {
+  LLVMModuleRef m = zy_builder_module(b);
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
+  LLVMTypeRef at = LLVMArrayType2(i64, 64);
+  LLVMValueRef t = LLVMGetNamedGlobal(m, "zymase.omp.order");
+  if (!t) {
+    t = LLVMAddGlobal(m, at, "zymase.omp.order");
+    LLVMSetInitializer(t, LLVMConstNull(at));
+    LLVMSetLinkage(t, LLVMLinkOnceODRLinkage);
+    LLVMSetVisibility(t, LLVMHiddenVisibility);
+  }
+  LLVMValueRef bits = LLVMBuildPtrToInt(b, lock, i64, "");
+  bits = LLVMBuildLShr(b, bits, i64c(c, 6), "");
+  LLVMValueRef idx[2] = {i64c(c, 0), LLVMBuildAnd(b, bits, i64c(c, 63), "")};
+  return LLVMBuildGEP2(b, at, t, idx, 2, "zymase.omp.slot");
+}
+
+int zy_omp_order_slot(LLVMValueRef p) {
+  LLVMValueRef o = zy_llvm_underlying_object(p);
+  return o && LLVMIsAGlobalVariable(o) &&
+         !strcmp(LLVMGetValueName(o), "zymase.omp.order");
+}
+
+/* --- Rewrites of the clone ------------------------------------------------ */
+
+static unsigned region_kind(LLVMContextRef c) {
+  return LLVMGetMDKindIDInContext(c, "zymase.omp.region", 17);
+}
+
+static LLVMValueRef strip_casts(LLVMValueRef v) {
+  while (LLVMIsAConstantExpr(v) && LLVMGetConstOpcode(v) == LLVMBitCast)
+    v = LLVMGetOperand(v, 0);
+  return v;
+}
+
+/* Marks `call` as a region: !zymase.omp.region !{loc, body as forked}. */
+static void mark_region(LLVMValueRef call, LLVMValueRef loc,
+                        LLVMValueRef forked) {
+  LLVMContextRef c = ctx_of(call);
+  LLVMMetadataRef md[2] = {LLVMValueAsMetadata(loc),
+                           LLVMValueAsMetadata(forked)};
+  LLVMSetMetadata(call, region_kind(c),
+                  LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, md, 2)));
+}
+
+static LLVMValueRef region_md(LLVMValueRef call, unsigned k) {
+  LLVMValueRef md = LLVMGetMetadata(call, region_kind(ctx_of(call)));
+  LLVMValueRef ops[2] = {NULL, NULL};
+  if (md && LLVMGetMDNodeNumOperands(md) == 2)
+    LLVMGetMDNodeOperands(md, ops);
+  return ops[k];
+}
+
+LLVMValueRef zy_omp_region_loc(LLVMValueRef call) {
+  LLVMValueRef loc = region_md(call, 0);
+  return loc && LLVMIsAConstant(loc) ? loc : LLVMConstNull(ptr_t(ctx_of(call)));
+}
+
+LLVMValueRef zy_omp_region_forked(LLVMValueRef call) {
+  return region_md(call, 1);
+}
+
+/* fork(loc, n, body, a...) -> body(null, null, a...) marked with loc. */
+static void make_region(LLVMBuilderRef b, LLVMValueRef fork) {
+  unsigned n = LLVMGetNumArgOperands(fork);
+  LLVMValueRef body = strip_casts(LLVMGetOperand(fork, 2));
+  if (n < 3 || !LLVMIsAFunction(body) || LLVMIsDeclaration(body))
+    return; /* refused by zy_omp_check */
+  LLVMTypeRef fty = LLVMGlobalGetValueType(body);
+  unsigned np = LLVMCountParamTypes(fty);
+  if (np != n - 1 || LLVMIsFunctionVarArg(fty))
+    return;
+  LLVMTypeRef *ts = calloc(np, sizeof *ts);
+  LLVMValueRef *args = calloc(np, sizeof *args);
+  LLVMGetParamTypes(fty, ts);
+  int ok = 1;
+  LLVMContextRef c = ctx_of(fork);
+  args[0] = args[1] = LLVMConstNull(ptr_t(c));
+  for (unsigned k = 2; k < np; k++) {
+    args[k] = LLVMGetOperand(fork, k + 1);
+    ok &= LLVMTypeOf(args[k]) == ts[k];
+  }
+  if (ok) {
+    LLVMPositionBuilderBefore(b, fork);
+    LLVMValueRef call = LLVMBuildCall2(b, fty, body, args, np, "");
+    mark_region(call, LLVMGetOperand(fork, 0), body);
+    LLVMInstructionEraseFromParent(fork);
+  }
+  free(ts);
+  free(args);
+}
+
+/* __kmpc_reduce*(loc, tid, n, size, list, combine, lock) -> a critical
+ * section under `lock`, in which every thread takes the first branch (it
+ * combines its partial result into the shared variable): the runtime
+ * would otherwise choose atomics or a tree combine it runs itself. */
+static void reduce_as_critical(LLVMBuilderRef b, LLVMValueRef call,
+                               const ZyOmpCall *row) {
+  LLVMContextRef c = ctx_of(call);
+  LLVMPositionBuilderBefore(b, call);
+  LLVMValueRef args[3] = {LLVMGetOperand(call, 0), LLVMGetOperand(call, 1),
+                          LLVMGetOperand(call, row->lock)};
+  const char *name = LLVMGetValueName(LLVMGetCalledValue(call));
+  if (row->kind == ZY_OMP_REDUCE) {
+    rt_call(b, "__kmpc_critical", LLVMVoidTypeInContext(c), args, 3);
+    LLVMReplaceAllUsesWith(call, i32c(c, 1));
+  } else {
+    rt_call(b, "__kmpc_end_critical", LLVMVoidTypeInContext(c), args, 3);
+    if (!strcmp(name, "__kmpc_end_reduce")) /* ends with a barrier */
+      barrier(b, args[0], args[1]);
+  }
+  LLVMInstructionEraseFromParent(call);
+}
+
+static void calls_of(LLVMValueRef p, ZyVec *out) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(p); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i))
+      if (LLVMIsACallInst(i) && zy_omp_call(LLVMGetCalledValue(i)))
+        zy_vec_push(out, i);
+}
+
+void zy_omp_prepare(LLVMValueRef p) {
+  ZyVec calls = {0};
+  calls_of(p, &calls);
+  if (!calls.len)
+    return;
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx_of(p));
+  for (size_t k = 0; k < calls.len; k++) {
+    LLVMValueRef call = calls.data[k];
+    const ZyOmpCall *row = zy_omp_call(LLVMGetCalledValue(call));
+    if (row->kind == ZY_OMP_FORK)
+      make_region(b, call);
+    else if (row->kind == ZY_OMP_REDUCE || row->kind == ZY_OMP_END_REDUCE)
+      reduce_as_critical(b, call, row);
+  }
+  calls.len = 0;
+  calls_of(p, &calls);
+  /* Each release numbers itself in its lock's sequence (still holding
+   * the lock): the reverse sweep takes the lock again in the opposite
+   * order of the releases, so updates that do not commute (s = s * x,
+   * a running maximum) are reversed in the order they were made. */
+  for (size_t k = 0; k < calls.len; k++) {
+    LLVMValueRef call = calls.data[k];
+    const ZyOmpCall *row = zy_omp_call(LLVMGetCalledValue(call));
+    if (row->kind != ZY_OMP_EXIT)
+      continue;
+    LLVMPositionBuilderBefore(b, call);
+    LLVMValueRef slot = zy_omp_slot(b, LLVMGetOperand(call, row->lock));
+    LLVMValueRef seq = LLVMBuildAtomicRMW(
+        b, LLVMAtomicRMWBinOpAdd, slot, i64c(ctx_of(p), 1),
+        LLVMAtomicOrderingSequentiallyConsistent, 0);
+    LLVMSetValueName(seq, "zymase.omp.seq");
+  }
+  LLVMDisposeBuilder(b);
+  zy_vec_free(&calls);
+}
+
+/* Firstprivate floats reach the body as integer bits (the fork passes
+ * pointer-sized words): a region whose argument is `bitcast float %v` gets
+ * a body taking %v itself, so that its derivative flows (the forked
+ * wrappers pass the bits and convert them back). */
+static void type_region(LLVMValueRef call) {
+  LLVMValueRef body = LLVMGetCalledValue(call);
+  LLVMTypeRef fty = LLVMGlobalGetValueType(body);
+  unsigned np = LLVMCountParamTypes(fty);
+  LLVMTypeRef *ts = calloc(np, sizeof *ts);
+  LLVMValueRef *args = calloc(np, sizeof *args);
+  LLVMGetParamTypes(fty, ts);
+  int any = 0;
+  for (unsigned k = 0; k < np; k++) {
+    args[k] = LLVMGetOperand(call, k);
+    if (k >= 2 && LLVMIsABitCastInst(args[k]) &&
+        LLVMGetTypeKind(ts[k]) == LLVMIntegerTypeKind &&
+        zy_type_differentiable(LLVMTypeOf(LLVMGetOperand(args[k], 0)))) {
+      args[k] = LLVMGetOperand(args[k], 0);
+      ts[k] = LLVMTypeOf(args[k]);
+      any = 1;
+    }
+  }
+  if (any) {
+    char name[512];
+    snprintf(name, sizeof name, "%s.zymase.typed", LLVMGetValueName(body));
+    LLVMModuleRef m = LLVMGetGlobalParent(body);
+    LLVMContextRef c = ctx_of(call);
+    LLVMValueRef t = LLVMAddFunction(
+        m, name, LLVMFunctionType(LLVMVoidTypeInContext(c), ts, np, 0));
+    LLVMSetLinkage(t, LLVMInternalLinkage);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c, t, "entry"));
+    LLVMValueRef *bits = calloc(np, sizeof *bits);
+    LLVMTypeRef *orig = calloc(np, sizeof *orig);
+    LLVMGetParamTypes(fty, orig);
+    for (unsigned k = 0; k < np; k++)
+      bits[k] = ts[k] == orig[k]
+                    ? LLVMGetParam(t, k)
+                    : LLVMBuildBitCast(b, LLVMGetParam(t, k), orig[k], "");
+    LLVMValueRef inner = LLVMBuildCall2(b, fty, body, bits, np, "");
+    LLVMBuildRetVoid(b);
+    zy_llvm_inline_call(inner);
+    LLVMPositionBuilderBefore(b, call);
+    LLVMValueRef typed = LLVMBuildCall2(
+        b, LLVMGlobalGetValueType(t), t, args, np, "");
+    mark_region(typed, region_md(call, 0), region_md(call, 1));
+    LLVMInstructionEraseFromParent(call);
+    LLVMDisposeBuilder(b);
+    free(bits);
+    free(orig);
+  }
+  free(ts);
+  free(args);
+}
+
+void zy_omp_type_regions(LLVMValueRef p) {
+  ZyVec calls = {0};
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(p); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i))
+      if (zy_omp_is_region(i))
+        zy_vec_push(&calls, i);
+  for (size_t k = 0; k < calls.len; k++)
+    type_region(calls.data[k]);
+  zy_vec_free(&calls);
+}
+
+int zy_omp_is_region(LLVMValueRef call) {
+  return LLVMIsACallInst(call) &&
+         LLVMGetMetadata(call, region_kind(ctx_of(call))) != NULL;
+}
+
+int zy_parallel_context(const ZyGen *g) { return g->sig.parallel; }
+
+/* --- Checks ---------------------------------------------------------------- */
+
+/* Whether integer `v` holds bits of a varied float (through casts and
+ * bit operations). */
+static int varied_bits(ZyGen *g, LLVMValueRef v, int depth) {
+  if (depth > 8 || !LLVMIsAInstruction(v))
+    return 0;
+  switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMBitCast:
+  case LLVMZExt:
+  case LLVMSExt:
+  case LLVMTrunc:
+  case LLVMOr:
+  case LLVMAnd:
+  case LLVMShl:
+  case LLVMLShr:
+    for (int k = 0; k < LLVMGetNumOperands(v); k++) {
+      LLVMValueRef op = LLVMGetOperand(v, k);
+      if (zy_activity_varied(g->act, op) || varied_bits(g, op, depth + 1))
+        return 1;
+    }
+    return 0;
+  default:
+    return 0;
+  }
+}
+
+/* A region given the bits of a float with a derivative that
+ * zy_omp_type_regions could not turn back into the float. */
+static int check_region_args(ZyGen *g, LLVMValueRef call) {
+  for (unsigned k = 2; k < LLVMGetNumArgOperands(call); k++)
+    if (varied_bits(g, LLVMGetOperand(call, k), 0))
+      return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                          "make the variable shared (the default), or "
+                          "firstprivate double",
+                          "a floating-point variable with a derivative is "
+                          "passed into an OpenMP parallel region as integer "
+                          "bits Zymase cannot follow (a firstprivate float?)");
+  return 0;
+}
+
+int zy_omp_check(ZyGen *g) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->primal); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      if (!LLVMIsACallInst(i) && !LLVMIsAInvokeInst(i))
+        continue;
+      LLVMValueRef f = LLVMGetCalledValue(i);
+      const char *name = f && LLVMIsAFunction(f) ? LLVMGetValueName(f) : "";
+      const ZyOmpCall *row = zy_omp_call(f);
+      g->cur = i;
+      if (zy_omp_is_region(i) && check_region_args(g, i))
+        return -1;
+      if (!strncmp(name, ".omp_combiner.", 14) ||
+          !strncmp(name, ".omp_initializer.", 17))
+        return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                            "use a reduction(+|*|max|min: ...) clause",
+                            "OpenMP user-defined reductions (declare "
+                            "reduction) are not differentiated");
+      if (!row || (row->kind != ZY_OMP_REFUSED && row->kind != ZY_OMP_FORK))
+        continue;
+      if (row->kind == ZY_OMP_FORK)
+        return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                            "an OpenMP parallel region whose body is not a "
+                            "function of this module is not differentiated");
+      if (row->construct)
+        return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                            "the OpenMP construct '%s' (a call to '%s') is "
+                            "not differentiated yet",
+                            row->construct, name);
+      return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                          "the OpenMP runtime call '%s' is not known to "
+                          "Zymase; its derivative cannot be formed",
+                          name);
+    }
+  return 0;
+}

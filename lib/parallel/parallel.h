@@ -1,0 +1,93 @@
+/* parallel.h - parallel runtimes in the AD engine: the OpenMP runtime
+ * calls the engine knows (openmp.c), and who owns the shadow memory an
+ * adjoint is added to (ownership.c), which decides how it is added.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#ifndef ZY_PARALLEL_PARALLEL_H
+#define ZY_PARALLEL_PARALLEL_H
+
+#include <llvm-c/Core.h>
+
+struct ZyGen;
+
+/* --- OpenMP (libomp's __kmpc_* and omp_* interface, as clang emits it) --- */
+
+/* What a runtime call is to the sweeps. */
+typedef enum ZyOmpKind {
+  ZY_OMP_INACTIVE,   /* no derivative, nothing in the reverse sweep     */
+  ZY_OMP_FORK,       /* __kmpc_fork_call: a parallel region             */
+  ZY_OMP_BARRIER,    /* a barrier, again at the mirrored point          */
+  ZY_OMP_ENTER,      /* takes a lock (critical, omp_set_lock)           */
+  ZY_OMP_EXIT,       /* releases it                                     */
+  ZY_OMP_REDUCE,     /* __kmpc_reduce*: rewritten as a critical section */
+  ZY_OMP_END_REDUCE, /* __kmpc_end_reduce*: ... its end                 */
+  ZY_OMP_REFUSED,    /* a construct Zymase does not differentiate       */
+} ZyOmpKind;
+
+typedef struct ZyOmpCall {
+  const char *name;
+  ZyOmpKind kind;
+  int lock;              /* ENTER/EXIT/REDUCE: index of the lock argument */
+  const char *construct; /* the OpenMP construct, for errors             */
+} ZyOmpCall;
+
+/* The table row of a call to runtime function `callee` (a declaration
+ * named __kmpc_*, omp_* or __tgt_*), NULL for other functions.  A name
+ * of the runtime missing from the table gets a REFUSED row. */
+const ZyOmpCall *zy_omp_call(LLVMValueRef callee);
+
+/* Whether `callee` is a runtime call without derivatives (activity
+ * analysis): every known row but FORK, REDUCE and REFUSED. */
+int zy_omp_inactive_function(LLVMValueRef callee);
+
+/* Rewrites clone `p` before the pre-AD pipeline: each parallel region
+ * (`__kmpc_fork_call(loc, n, body, args...)`) becomes a direct call
+ * `body(null, null, args...)` marked as a region, so that the analyses
+ * see the body as a callee; reductions become critical sections (one
+ * partial result at a time, under the reduction's lock); each release of
+ * a lock first takes a sequence number, so that the reverse sweep can
+ * take the lock in the opposite order. */
+void zy_omp_prepare(LLVMValueRef p);
+
+/* The slot of the table of lock sequences for lock pointer `lock`
+ * (instructions at `b`), and whether pointer `p` is one of its slots. */
+LLVMValueRef zy_omp_slot(LLVMBuilderRef b, LLVMValueRef lock);
+int zy_omp_order_slot(LLVMValueRef p);
+
+/* After the pre-AD pipeline: a region given a float's bits (firstprivate)
+ * calls a body taking the float instead (see type_region). */
+void zy_omp_type_regions(LLVMValueRef p);
+
+/* Whether `call` is a parallel region made by zy_omp_prepare; its source
+ * location (ident_t*) and the body as the program forked it. */
+int zy_omp_is_region(LLVMValueRef call);
+LLVMValueRef zy_omp_region_loc(LLVMValueRef call);
+LLVMValueRef zy_omp_region_forked(LLVMValueRef call);
+
+/* Whether `g`'s function may be run by several threads at once: the body
+ * of a parallel region, or a function it calls. */
+int zy_parallel_context(const struct ZyGen *g);
+
+/* Check step: the OpenMP constructs in g's primal that are refused
+ * (tasks, ordered, target, user-defined reductions, ...); 0 or -1 after
+ * an error. */
+int zy_omp_check(struct ZyGen *g);
+
+/* Forward sweep: the copy of region `call` (a fork of the body, or of the
+ * augmented forward of the body, which keeps one tape per thread). */
+int zy_omp_forward_region(struct ZyGen *g, LLVMValueRef call);
+
+/* Reverse sweep: the reverse of region `call` (a fork of the reverse of
+ * the body, with as many threads as the forward had, each reading its own
+ * tape), and the reverse of barriers and locks.  0 or -1 after an error. */
+int zy_omp_reverse_region(struct ZyGen *g, LLVMValueRef call);
+int zy_omp_reverse_needed(LLVMValueRef inst);
+int zy_omp_reverse_sync(struct ZyGen *g, LLVMValueRef call);
+
+/* --- Ownership of shadow memory ----------------------------------------- */
+
+/* How an adjoint is added to the shadow of the memory at primal pointer
+ * `p` in gradient `g` (a ZyAccKind): plain where only this thread can
+ * reach it, atomic otherwise. */
+int zy_parallel_acc_kind(struct ZyGen *g, LLVMValueRef p);
+
+#endif
