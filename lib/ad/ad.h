@@ -174,6 +174,8 @@ typedef struct ZyGen {
   ZyMap replay;        /* replayed phi -> slot of its scratch buffer     */
   ZyMap recompute;     /* primal value -> whether it is recomputed       */
   ZyAlias *alias;      /* alias analysis of the primal, made on demand   */
+  ZyMap owned;         /* (parallel) primal pointer -> whether only this
+                          thread reaches its memory (ownership.c)       */
   ZyVec pending;       /* (placeholder, primal value) pairs: deferred
                           lookups of values of loop iterations           */
   ZyMap plan;          /* primal value -> cached or recomputed           */

@@ -484,6 +484,7 @@ void zy_loops_free(ZyGen *g) {
   zy_map_free(&g->reported);
   zy_map_free(&g->recompute);
   zy_map_free(&g->plan);
+  zy_map_free(&g->owned);
   zy_vec_free(&g->pending);
   if (g->alias)
     zy_llvm_alias_free(g->alias);

@@ -420,6 +420,33 @@ extern "C" int zy_llvm_alias_load_clobbered(ZyAlias *A, LLVMValueRef load,
   return 0;
 }
 
+// The memory at any offset from pointer `v`, with the type-based facts
+// of the loads and stores through it when they all agree (a load or store
+// instruction: its own).
+static MemoryLocation anywhere_from(Value *V) {
+  if (auto *I = dyn_cast<Instruction>(V);
+      I && (isa<LoadInst>(I) || isa<StoreInst>(I)))
+    return MemoryLocation::getBeforeOrAfter(getLoadStorePointerOperand(I),
+                                            I->getAAMetadata());
+  std::optional<AAMDNodes> Info;
+  for (User *U : V->users()) {
+    auto *I = dyn_cast<Instruction>(U);
+    if (!I || !(isa<LoadInst>(I) || isa<StoreInst>(I)) ||
+        getLoadStorePointerOperand(I) != V)
+      continue;
+    if (!Info)
+      Info = I->getAAMetadata();
+    else if (!(*Info == I->getAAMetadata()))
+      Info = AAMDNodes();
+  }
+  return MemoryLocation::getBeforeOrAfter(V, Info ? *Info : AAMDNodes());
+}
+
+extern "C" int zy_llvm_alias_may_overlap(ZyAlias *A, LLVMValueRef p,
+                                         LLVMValueRef q) {
+  return !A->AA->isNoAlias(anywhere_from(unwrap(p)), anywhere_from(unwrap(q)));
+}
+
 extern "C" void zy_llvm_alias_free(ZyAlias *A) { delete A; }
 
 extern "C" int zy_llvm_gep_offset(LLVMModuleRef m, LLVMValueRef gep,

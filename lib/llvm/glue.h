@@ -120,6 +120,10 @@ ZyAlias *zy_llvm_alias_new(LLVMValueRef fn);
  * for which `ignore` (may be NULL) returns 1 are not asked about. */
 int zy_llvm_alias_load_clobbered(ZyAlias *a, LLVMValueRef load,
                                  int (*ignore)(LLVMValueRef call));
+/* Whether memory reached from `p` and `q` (at any offset from each, in
+ * any iteration) may overlap: pointers (with the type-based facts of the
+ * loads and stores through them), or loads and stores. */
+int zy_llvm_alias_may_overlap(ZyAlias *a, LLVMValueRef p, LLVMValueRef q);
 void zy_llvm_alias_free(ZyAlias *a);
 
 /* Decomposes the byte offset of GEP `gep` (of module `m`) as `*constant` plus multiples

@@ -244,6 +244,80 @@ LLVMValueRef zy_omp_region_forked(LLVMValueRef call) {
   return region_md(call, 1);
 }
 
+/* Whether the uses of `a`, a local variable of the function calling
+ * region body `body`, only read it, write it, or pass it to `body`: then
+ * nothing else in the body can reach it (it is not captured). */
+static int only_passed_to(LLVMValueRef a, LLVMValueRef body) {
+  if (!LLVMIsAAllocaInst(a))
+    return 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef i = LLVMGetUser(u);
+    if (LLVMIsALoadInst(i) ||
+        (LLVMIsAStoreInst(i) && LLVMGetOperand(i, 0) != a))
+      continue;
+    if (!LLVMIsACallInst(i))
+      return 0;
+    LLVMValueRef f = strip_casts(LLVMGetCalledValue(i));
+    const char *name = LLVMIsAFunction(f) ? LLVMGetValueName(f) : "";
+    if (f == body || !strncmp(name, "llvm.lifetime.", 14) ||
+        !strncmp(name, "llvm.dbg.", 9))
+      continue;
+    if (!strcmp(name, "__kmpc_fork_call") &&
+        strip_casts(LLVMGetOperand(i, 2)) == body) {
+      for (unsigned k = 0; k < 3; k++)
+        if (LLVMGetOperand(i, k) == a)
+          return 0;
+      continue;
+    }
+    return 0;
+  }
+  return 1;
+}
+
+/* The argument that call or fork `site` passes for parameter k of the
+ * body, or NULL. */
+static LLVMValueRef site_arg(LLVMValueRef site, LLVMValueRef body,
+                             unsigned k) {
+  if (!LLVMIsACallInst(site))
+    return NULL;
+  if (LLVMGetCalledValue(site) == body)
+    return k < LLVMGetNumArgOperands(site) ? LLVMGetOperand(site, k) : NULL;
+  LLVMValueRef f = LLVMGetCalledValue(site);
+  if (LLVMIsAFunction(f) && !strcmp(LLVMGetValueName(f), "__kmpc_fork_call") &&
+      strip_casts(LLVMGetOperand(site, 2)) == body &&
+      k + 1 < LLVMGetNumArgOperands(site))
+    return LLVMGetOperand(site, k + 1);
+  return NULL;
+}
+
+/* A shared variable is passed to the body as the address of the caller's
+ * local; when every call or fork of the body passes such a local that
+ * nothing else can reach, the parameter is `noalias`, which lets alias
+ * analysis of the body tell it from the arrays the body indexes (so that
+ * shadow updates of those can stay plain, ownership.c). */
+static void mark_noalias(LLVMValueRef body) {
+  unsigned np = LLVMCountParams(body);
+  unsigned kind = LLVMGetEnumAttributeKindForName("noalias", 7);
+  for (unsigned k = 2; k < np; k++) {
+    if (LLVMGetTypeKind(LLVMTypeOf(LLVMGetParam(body, k))) !=
+        LLVMPointerTypeKind)
+      continue;
+    int ok = 1;
+    for (LLVMUseRef u = LLVMGetFirstUse(body); u && ok; u = LLVMGetNextUse(u)) {
+      LLVMValueRef site = LLVMGetUser(u);
+      while (LLVMIsAConstantExpr(site) && LLVMGetFirstUse(site))
+        site = LLVMGetUser(LLVMGetFirstUse(site));
+      LLVMValueRef a = site_arg(site, body, k);
+      ok = a && only_passed_to(a, body);
+      for (unsigned j = 2; ok && j < np; j++) /* not passed twice */
+        ok = j == k || site_arg(site, body, j) != a;
+    }
+    if (ok)
+      LLVMAddAttributeAtIndex(body, k + 1,
+                              LLVMCreateEnumAttribute(ctx_of(body), kind, 0));
+  }
+}
+
 /* fork(loc, n, body, a...) -> body(null, null, a...) marked with loc. */
 static void make_region(LLVMBuilderRef b, LLVMValueRef fork) {
   unsigned n = LLVMGetNumArgOperands(fork);
@@ -254,6 +328,7 @@ static void make_region(LLVMBuilderRef b, LLVMValueRef fork) {
   unsigned np = LLVMCountParamTypes(fty);
   if (np != n - 1 || LLVMIsFunctionVarArg(fty))
     return;
+  mark_noalias(body);
   LLVMTypeRef *ts = calloc(np, sizeof *ts);
   LLVMValueRef *args = calloc(np, sizeof *args);
   LLVMGetParamTypes(fty, ts);

@@ -6,18 +6,147 @@
 #include "parallel.h"
 
 #include "ad/ad.h"
+#include "cache/cache.h"
 
-/* In a gradient that only one thread runs at a time, every location is
- * the thread's.  In the body of a parallel region (and the functions it
- * calls), the stack frame of the function is the thread's own; anything
- * else (the caller's memory, globals, the heap) may be read by other
- * threads of the team, whose adjoints go to the same shadow. */
-int zy_parallel_acc_kind(ZyGen *g, LLVMValueRef p) {
-  if (!zy_parallel_context(g))
-    return ZY_ACC_PLAIN;
+#include <string.h>
+
+static void *const YES = (void *)1, *const NO = (void *)2;
+
+static LLVMValueRef strip_ext(LLVMValueRef v) {
+  while (LLVMIsASExtInst(v) || LLVMIsAZExtInst(v))
+    v = LLVMGetOperand(v, 0);
+  return v;
+}
+
+/* Whether `ptr` is where a worksharing call writes the lower bound of the
+ * iterations it hands to this thread (`__kmpc_for_static_init_*`'s
+ * plower, `__kmpc_dispatch_next_*`'s plb). */
+static int lower_bound_slot(ZyGen *g, LLVMValueRef ptr) {
+  for (LLVMUseRef u = LLVMGetFirstUse(ptr); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef call = LLVMGetUser(u);
+    LLVMValueRef f = LLVMIsACallInst(call) ? LLVMGetCalledValue(call) : NULL;
+    if (!f || !LLVMIsAFunction(f) ||
+        LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)) != g->primal)
+      continue;
+    const char *name = LLVMGetValueName(f);
+    unsigned k = !strncmp(name, "__kmpc_for_static_init_", 23) ? 4
+                 : !strncmp(name, "__kmpc_dispatch_next_", 21) ? 3
+                                                               : 0;
+    if (k && LLVMGetNumArgOperands(call) > k && LLVMGetOperand(call, k) == ptr)
+      return 1;
+  }
+  return 0;
+}
+
+/* The loop whose header holds phi `v`, when `v` counts the iterations a
+ * worksharing call handed to this thread: it starts at the lower bound
+ * the call wrote and goes up by one. */
+static ZyLoop *worksharing_loop(ZyGen *g, LLVMValueRef v) {
+  if (!LLVMIsAPHINode(v))
+    return NULL;
+  ZyLoop *l = zy_loop_of(g, LLVMGetInstructionParent(v));
+  if (!l || l->header != LLVMGetInstructionParent(v))
+    return NULL;
+  LLVMValueRef start = NULL, next = NULL;
+  for (unsigned k = 0; k < LLVMCountIncoming(v); k++) {
+    LLVMBasicBlockRef from = LLVMGetIncomingBlock(v, k);
+    if (from == l->preheader)
+      start = LLVMGetIncomingValue(v, k);
+    else if (from == l->latch)
+      next = LLVMGetIncomingValue(v, k);
+  }
+  if (!start || !next || LLVMGetInstructionOpcode(next) != LLVMAdd)
+    return NULL;
+  LLVMValueRef a = LLVMGetOperand(next, 0), b = LLVMGetOperand(next, 1);
+  LLVMValueRef one = a == v ? b : b == v ? a : NULL;
+  if (!one || !LLVMIsAConstantInt(one) || LLVMConstIntGetSExtValue(one) != 1)
+    return NULL;
+  start = strip_ext(start);
+  if (!LLVMIsALoadInst(start) || !lower_bound_slot(g, LLVMGetOperand(start, 0)))
+    return NULL;
+  return l;
+}
+
+static int inside(ZyGen *g, LLVMValueRef v, ZyLoop *l) {
+  if (!LLVMIsAInstruction(v))
+    return 0;
+  for (ZyLoop *m = zy_loop_of(g, LLVMGetInstructionParent(v)); m;
+       m = m->parent)
+    if (m == l)
+      return 1;
+  return 0;
+}
+
+/* p = &base[iv], base the same in every iteration of worksharing loop l
+ * and iv its induction variable: iteration iv, hence one thread, reads
+ * that element. */
+static ZyLoop *indexed_by_iteration(ZyGen *g, LLVMValueRef p) {
+  if (!LLVMIsAGetElementPtrInst(p) || LLVMGetNumOperands(p) != 2)
+    return NULL;
+  ZyLoop *l = worksharing_loop(g, strip_ext(LLVMGetOperand(p, 1)));
+  return l && !inside(g, LLVMGetOperand(p, 0), l) && inside(g, p, l) ? l
+                                                                     : NULL;
+}
+
+/* Whether instruction `i` (other than a load of `p` itself) may add
+ * adjoints to the shadow of memory `p` points into: it reads floats there
+ * (integers and pointers carry no adjoint), or hands memory that may
+ * overlap to a call. */
+static int also_reads(ZyGen *g, LLVMValueRef i, LLVMValueRef p) {
+  LLVMOpcode op = LLVMGetInstructionOpcode(i);
+  if (op == LLVMLoad || op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg) {
+    LLVMValueRef v = op == LLVMLoad ? i : LLVMGetOperand(i, 1);
+    if (!zy_type_differentiable(LLVMTypeOf(v)))
+      return 0;
+    if (LLVMGetOperand(i, 0) == p && op == LLVMLoad)
+      return 0;
+    return zy_llvm_alias_may_overlap(g->alias, p, i);
+  }
+  if (op != LLVMCall)
+    return 0;
+  LLVMValueRef f = LLVMGetCalledValue(i);
+  if (f && LLVMIsAFunction(f) &&
+      (zy_omp_call(f) || !strncmp(LLVMGetValueName(f), "llvm.lifetime", 13)))
+    return 0;
+  for (unsigned k = 0; k < LLVMGetNumArgOperands(i); k++) {
+    LLVMValueRef a = LLVMGetOperand(i, k);
+    if (LLVMGetTypeKind(LLVMTypeOf(a)) == LLVMPointerTypeKind &&
+        zy_llvm_alias_may_overlap(g->alias, p, a))
+      return 1;
+  }
+  return 0;
+}
+
+/* Whether only this thread reaches the memory at `p` in the body of a
+ * parallel region: its own stack frame; or the element of a worksharing
+ * loop's iteration (`x[i]`), when nothing else in the function reads
+ * memory that may overlap the array (another load at another index would
+ * make a neighbour thread add to the same shadow). */
+static int owned(ZyGen *g, LLVMValueRef p) {
   LLVMValueRef o = zy_llvm_underlying_object(p);
   if (o && LLVMIsAAllocaInst(o) &&
       LLVMGetBasicBlockParent(LLVMGetInstructionParent(o)) == g->primal)
+    return 1;
+  if (!indexed_by_iteration(g, p))
+    return 0;
+  if (!g->alias)
+    g->alias = zy_llvm_alias_new(g->primal);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->primal); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i))
+      if (also_reads(g, i, p))
+        return 0;
+  return 1;
+}
+
+int zy_parallel_acc_kind(ZyGen *g, LLVMValueRef p) {
+  if (!zy_parallel_context(g))
     return ZY_ACC_PLAIN;
-  return ZY_ACC_ATOMIC;
+  void *known = zy_map_get(&g->owned, p);
+  if (!known) {
+    known = owned(g, p) ? YES : NO;
+    zy_map_put(&g->owned, p, known);
+  }
+  return known == YES ? ZY_ACC_PLAIN : ZY_ACC_ATOMIC;
 }
