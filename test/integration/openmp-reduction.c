@@ -221,8 +221,10 @@ static void red_maxf_grad(const float *x, int n, float *g) {
                     enzyme_const, n)
 #endif
 
-/* float: the closed form (in double) to 1e-4, a central difference with
- * steps 2^-7 and 2^-8 (exact in float) to 3e-3. */
+/* float: the closed form (in double) to 1e-4, and a central difference
+ * with steps 2^-5 and 2^-6 (exact in float; the Richardson step makes it
+ * exact for these polynomials, so only rounding is left: 2.3e-4) to
+ * 2e-3.  The steps stay below the max's lead over the runner-up (0.08). */
 #define CHECK_OMPF(f, x0d, n)                                                  \
   do {                                                                         \
     float x_[NMAX], dx_[NMAX] = {0}, y_[2 * NMAX] = {0};                       \
@@ -237,7 +239,7 @@ static void red_maxf_grad(const float *x, int n, float *g) {
       x_[k_] = (float)(x0d)[k_];                                               \
     f##_grad(x_, n, want_);                                                    \
     for (int k_ = 0; k_ < OMP_FD_COUNT(n); k_++) {                             \
-      float s_ = x_[k_], h_ = 1.0f / 128, v_[4];                               \
+      float s_ = x_[k_], h_ = 1.0f / 32, v_[4];                               \
       float at_[4] = {s_ + h_, s_ - h_, s_ + h_ / 2, s_ - h_ / 2};             \
       for (int j_ = 0; j_ < 4; j_++) {                                         \
         x_[k_] = at_[j_];                                                      \
@@ -255,7 +257,7 @@ static void red_maxf_grad(const float *x, int n, float *g) {
     snprintf(what_, sizeof what_, "%s(n=%d) closed form", #f, (int)(n));       \
     omp_check_array(what_, got_, wantd_, NMAX, 1e-4);                          \
     snprintf(what_, sizeof what_, "%s(n=%d) finite diff", #f, (int)(n));       \
-    omp_check_array(what_, got_, fd_, OMP_FD_COUNT(n), 3e-3);                  \
+    omp_check_array(what_, got_, fd_, OMP_FD_COUNT(n), 2e-3);                  \
   } while (0)
 
 /* With ties the gradient of the maximum goes to one of the tied entries
