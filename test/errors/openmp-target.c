@@ -1,6 +1,6 @@
 // errors/openmp-target.c - `#pragma omp target` inside a function given to
-// __enzyme_autodiff (with an active pointer) is refused at compile time with
-// an error that names the construct (OpenMP support, issue #15).  Without
+// __enzyme_autodiff (with an active pointer) is refused at compile time with an
+// error that names the construct (OpenMP support, issue #15).  Without
 // -fopenmp-targets clang emits no runtime call for it: a direct call to the
 // host fallback `__omp_offloading_<id>_f_l<line>`, inlined at -O2.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -1,6 +1,6 @@
-// errors/openmp-taskloop.c - `#pragma omp taskloop` inside a function given to __enzyme_autodiff
-// (with an active pointer) is refused at compile time with an error that
-// names the construct (OpenMP support, issue #15).
+// errors/openmp-taskloop.c - `#pragma omp taskloop` inside a function given to
+// __enzyme_autodiff (with an active pointer) is refused at compile time with an
+// error that names the construct (OpenMP support, issue #15).
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // REQUIRES: openmp
 // RUN: %not %clang -fopenmp -O0 -g -c %s -o /dev/null 2>&1 | %FileCheck %s --check-prefixes=CHECK,G --implicit-check-not=PLEASE --implicit-check-not='internal error'

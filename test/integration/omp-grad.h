@@ -82,9 +82,9 @@ static void omp_check_array(const char *what, const double *got,
     for (int k_ = 0; k_ < OMP_FD_COUNT(n); k_++)                               \
       fd_[k_] = ZY_DIFF_AT(xf_, k_, f(xf_, yf_, n));                           \
     snprintf(what_, sizeof what_, "%s(n=%d) closed form", #f, (int)(n));       \
-    omp_check_array(what_, dx_, want_, NMAX, tol_closed);                       \
+    omp_check_array(what_, dx_, want_, NMAX, tol_closed);                      \
     snprintf(what_, sizeof what_, "%s(n=%d) finite diff", #f, (int)(n));       \
-    omp_check_array(what_, dx_, fd_, OMP_FD_COUNT(n), tol_fd);                  \
+    omp_check_array(what_, dx_, fd_, OMP_FD_COUNT(n), tol_fd);                 \
     zy_check_close(#f " leaves x alone", memcmp(x_, x0, sizeof x_) == 0, 1,    \
                    0);                                                         \
   } while (0)

@@ -123,7 +123,8 @@ double thread_info(double *x, double *y, int n) {
 static void thread_info_grad(const double *x, int n, double *g) {
   for (int i = 0; i < n; i++) {
     int j = (i + 1) % n;
-    g[i] += omp_w(i) * (0.5 * exp(0.5 * x[i]) * x[j] + (i % 2 ? 0.5 * x[i] : 0));
+    g[i] +=
+        omp_w(i) * (0.5 * exp(0.5 * x[i]) * x[j] + (i % 2 ? 0.5 * x[i] : 0));
     g[j] += omp_w(i) * exp(0.5 * x[i]);
   }
 }

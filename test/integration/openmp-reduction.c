@@ -194,8 +194,7 @@ static void red_sumf_grad(const float *x, int n, float *g) {
     s += (double)x[i] * x[i] * x[(i + 1) % n];
   for (int i = 0; i < n; i++) {
     int p = (i + n - 1) % n;
-    g[i] = (float)(2 * s *
-                   (2.0 * x[i] * x[(i + 1) % n] + (double)x[p] * x[p]));
+    g[i] = (float)(2 * s * (2.0 * x[i] * x[(i + 1) % n] + (double)x[p] * x[p]));
   }
 }
 float red_maxf(float *x, float *y, int n) {
@@ -239,7 +238,7 @@ static void red_maxf_grad(const float *x, int n, float *g) {
       x_[k_] = (float)(x0d)[k_];                                               \
     f##_grad(x_, n, want_);                                                    \
     for (int k_ = 0; k_ < OMP_FD_COUNT(n); k_++) {                             \
-      float s_ = x_[k_], h_ = 1.0f / 32, v_[4];                               \
+      float s_ = x_[k_], h_ = 1.0f / 32, v_[4];                                \
       float at_[4] = {s_ + h_, s_ - h_, s_ + h_ / 2, s_ - h_ / 2};             \
       for (int j_ = 0; j_ < 4; j_++) {                                         \
         x_[k_] = at_[j_];                                                      \
