@@ -11,7 +11,7 @@
 // The wording is not fixed: the line must say error, name the function,
 // and name the construct together with OpenMP or its runtime function.
 // G: openmp-declare-reduction.c:{{[0-9]+}}:{{[0-9]+}}:
-// CHECK: error: {{.*}}'f'{{(.*(OpenMP|__kmpc).*(declare reduction|user-defined|combiner)|.*(declare reduction|user-defined|combiner).*(OpenMP|__kmpc))}}
+// CHECK: error: {{.*'f(\.[^']*)?'}}{{(.*(OpenMP|__kmpc).*(declare reduction|user-defined|combiner)|.*(declare reduction|user-defined|combiner).*(OpenMP|__kmpc))}}
 #include <math.h>
 
 double __enzyme_autodiff(void *, ...);

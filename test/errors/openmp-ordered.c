@@ -11,7 +11,7 @@
 // The wording is not fixed: the line must say error, name the function,
 // and name the construct together with OpenMP or its runtime function.
 // G: openmp-ordered.c:{{[0-9]+}}:{{[0-9]+}}:
-// CHECK: error: {{.*}}'f'{{(.*(OpenMP|__kmpc).*[Oo]rdered|.*[Oo]rdered.*(OpenMP|__kmpc))}}
+// CHECK: error: {{.*'f(\.[^']*)?'}}{{(.*(OpenMP|__kmpc).*[Oo]rdered|.*[Oo]rdered.*(OpenMP|__kmpc))}}
 #include <math.h>
 
 double __enzyme_autodiff(void *, ...);

@@ -12,7 +12,7 @@
 // The wording is not fixed: the line must say error, name the function,
 // and name the construct together with OpenMP or its runtime function.
 // G: openmp-target.c:{{[0-9]+}}:{{[0-9]+}}:
-// CHECK: error: {{.*}}'f'{{(.*(OpenMP|__kmpc|__omp|__tgt).*([Tt]arget|offload)|.*([Tt]arget|offload).*(OpenMP|__kmpc|__omp|__tgt))}}
+// CHECK: error: {{.*'f(\.[^']*)?'}}{{(.*(OpenMP|__kmpc|__omp|__tgt).*([Tt]arget|offload)|.*([Tt]arget|offload).*(OpenMP|__kmpc|__omp|__tgt))}}
 #include <math.h>
 
 double __enzyme_autodiff(void *, ...);
