@@ -3,6 +3,7 @@
 #   %opt      opt with the plugin loaded     %zyopt  = %opt -passes=zymase
 #   %clang    clang with the plugin (-fpass-plugin) and the test headers
 #   %FileCheck, %not
+#   %omp-run, %archer-clang, %archer-run  OpenMP tests (see below)
 import os
 import lit.formats
 
@@ -24,14 +25,80 @@ plugin = config.zymase_plugin
 inc = os.path.join(config.zymase_src, "test", "integration")
 pub = os.path.join(config.zymase_src, "include")
 
+# OpenMP (test/integration/openmp-*.c, errors/openmp-*.c).  Feature
+# `openmp` when this LLVM's clang finds omp.h and libomp.  Debian's
+# libomp-19-dev and libomp-22-dev conflict (both provide libomp-x.y-dev):
+# with only one installed, the other clang gets an include folder holding
+# just a link to that omp.h (the OpenMP API header is the same; the
+# resource folder itself is not added, its builtin headers would shadow
+# the other clang's), and links the installed libomp.so.
+llvm_prefix = os.path.dirname(bin)
+def omp_file(name, subdirs):
+    """The first `name` in this LLVM's `subdirs`, else in the newest other
+    LLVM under /usr/lib/llvm-N."""
+    import glob, re
+    prefixes = [llvm_prefix] + sorted(
+        glob.glob("/usr/lib/llvm-*"), reverse=True,
+        key=lambda d: int((re.findall(r"(\d+)$", d) or ["0"])[0]))
+    for pre in prefixes:
+        for sub in subdirs:
+            hits = sorted(glob.glob(os.path.join(pre, sub, name)), reverse=True)
+            if hits:
+                return hits[0], pre == llvm_prefix
+    return None, False
+omp_h, omp_h_own = omp_file("omp.h", [f"lib/clang/{config.llvm_major}/include",
+                                      "lib/clang/*/include"])
+libomp = [p for p in (os.path.join(llvm_prefix, "lib", "libomp.so"),
+                      "/usr/lib/x86_64-linux-gnu/libomp.so") if os.path.exists(p)]
+omp_inc = ""
+if omp_h and not omp_h_own:
+    omp_dir = os.path.join(config.zymase_obj, "omp-include")
+    link = os.path.join(omp_dir, "omp.h")
+    os.makedirs(omp_dir, exist_ok=True)
+    if os.path.realpath(link) != os.path.realpath(omp_h):
+        # Atomic: several lit processes may configure at once.
+        tmp = f"{link}.{os.getpid()}"
+        os.symlink(omp_h, tmp)
+        os.replace(tmp, link)
+    omp_inc = f" -I{omp_dir}"
+if omp_h and libomp:
+    config.available_features.add("openmp")
+# The OpenMP programs run with 1, 2 and 4 threads (%omp-run %t0); nothing
+# OMP_ or KMP_ from the caller's environment reaches them (lit passes
+# neither today; this keeps it so).
+omp_run = "sh " + os.path.join(config.zymase_src, "test", "omp-run.sh")
+config.substitutions.append(("%omp-run", omp_run))
+for k in [k for k in config.environment if k.startswith(("OMP_", "KMP_"))]:
+    del config.environment[k]
+# Races: %archer-clang compiles with ThreadSanitizer, %archer-run runs the
+# program with 2 and 4 threads under LLVM's Archer (libarcher.so, an OMPT
+# tool that tells TSan about OpenMP's barriers, reductions, locks...); a
+# race exits with status 66.  libomp itself is not instrumented, hence
+# ignore_noninstrumented_modules.  Feature `archer` when libarcher.so and
+# the TSan runtime exist and this is not the sanitizer build (its ASan
+# preload would go into the TSan program; %archer-run drops LD_PRELOAD as
+# well).  RUN: %if archer %{ %archer-clang -O2 %s -lm -o %ta && %archer-run %ta %}
+archer, _ = omp_file("libarcher.so", ["lib"])
+tsan_rt = [p for p in __import__("glob").glob(
+    os.path.join(llvm_prefix, "lib", "clang", "*", "lib", "**", "libclang_rt.tsan*.a"),
+    recursive=True)]
+config.substitutions.append(("%archer-run", (
+    f"env -u LD_PRELOAD OMP_TOOL_LIBRARIES={archer} ARCHER_OPTIONS=verbose=1 "
+    "TSAN_OPTIONS=halt_on_error=1:exitcode=66:ignore_noninstrumented_modules=1 "
+    f"{omp_run} --threads=2,4")))
+if archer and tsan_rt and omp_h and libomp and not getattr(config, "sanitizer_preload", ""):
+    config.available_features.add("archer")
+
 config.substitutions.append(("%zyopt", f"{bin}/opt -load-pass-plugin={plugin} -passes=zymase"))
 config.substitutions.append(("%opt", f"{bin}/opt -load-pass-plugin={plugin}"))
 # %clang-plugin: clang with the clang plugin (-fplugin), which teaches clang
 # Enzyme's attributes and runs the pass, as Enzyme users load Enzyme.
 if config.zymase_clang_plugin:
     config.available_features.add("clang-plugin")
-    config.substitutions.append(("%clang-plugin", f"{bin}/clang -fplugin={config.zymase_clang_plugin} -I{inc} -I{pub}"))
-config.substitutions.append(("%clang", f"{bin}/clang -fpass-plugin={plugin} -I{inc} -I{pub} -Wno-unknown-attributes"))
+    config.substitutions.append(("%clang-plugin", f"{bin}/clang -fplugin={config.zymase_clang_plugin} -I{inc} -I{pub}{omp_inc}"))
+clang = f"{bin}/clang -fpass-plugin={plugin} -I{inc} -I{pub} -Wno-unknown-attributes{omp_inc}"
+config.substitutions.append(("%archer-clang", f"{clang} -fopenmp -fsanitize=thread -g"))
+config.substitutions.append(("%clang", clang))
 config.substitutions.append(("%FileCheck", f"{bin}/FileCheck"))
 config.substitutions.append(("%not", f"{bin}/not"))
 config.substitutions.append(("%plugin", plugin))
