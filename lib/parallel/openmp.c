@@ -118,6 +118,11 @@ static const ZyOmpCall table[] = {
     NO("__kmpc_cancel", "cancel"),
     NO("__kmpc_cancellationpoint", "cancellation point"),
     NO("__kmpc_fork_call_if", "parallel if"),
+    NO("__tgt_target_kernel", "target"),
+    NO("__tgt_target_kernel_nowait", "target nowait"),
+    NO("__tgt_target_data_begin_mapper", "target data"),
+    NO("__tgt_target_data_end_mapper", "target data"),
+    NO("__tgt_target_data_update_mapper", "target update"),
 };
 
 static const ZyOmpCall unknown = {"", ZY_OMP_REFUSED, -1, NULL};
@@ -290,32 +295,30 @@ static LLVMValueRef site_arg(LLVMValueRef site, LLVMValueRef body,
   return NULL;
 }
 
-/* A shared variable is passed to the body as the address of the caller's
- * local; when every call or fork of the body passes such a local that
- * nothing else can reach, the parameter is `noalias`, which lets alias
- * analysis of the body tell it from the arrays the body indexes (so that
- * shadow updates of those can stay plain, ownership.c). */
-static void mark_noalias(LLVMValueRef body) {
+/* Whether parameter k of region body `body` is the address of a local
+ * variable of every caller that nothing else can reach: each call or fork
+ * of the body passes such a local (not twice).  The variable is shared by
+ * the threads of the region, yet no other pointer the body receives or
+ * loads can point to it. */
+int zy_omp_unreachable_param(LLVMValueRef body, unsigned k) {
   unsigned np = LLVMCountParams(body);
-  unsigned kind = LLVMGetEnumAttributeKindForName("noalias", 7);
-  for (unsigned k = 2; k < np; k++) {
-    if (LLVMGetTypeKind(LLVMTypeOf(LLVMGetParam(body, k))) !=
-        LLVMPointerTypeKind)
-      continue;
-    int ok = 1;
-    for (LLVMUseRef u = LLVMGetFirstUse(body); u && ok; u = LLVMGetNextUse(u)) {
-      LLVMValueRef site = LLVMGetUser(u);
-      while (LLVMIsAConstantExpr(site) && LLVMGetFirstUse(site))
-        site = LLVMGetUser(LLVMGetFirstUse(site));
-      LLVMValueRef a = site_arg(site, body, k);
-      ok = a && only_passed_to(a, body);
-      for (unsigned j = 2; ok && j < np; j++) /* not passed twice */
-        ok = j == k || site_arg(site, body, j) != a;
-    }
-    if (ok)
-      LLVMAddAttributeAtIndex(body, k + 1,
-                              LLVMCreateEnumAttribute(ctx_of(body), kind, 0));
+  if (k < 2 || k >= np ||
+      LLVMGetTypeKind(LLVMTypeOf(LLVMGetParam(body, k))) != LLVMPointerTypeKind)
+    return 0;
+  int sites = 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(body); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef site = LLVMGetUser(u);
+    while (LLVMIsAConstantExpr(site) && LLVMGetFirstUse(site))
+      site = LLVMGetUser(LLVMGetFirstUse(site));
+    LLVMValueRef a = site_arg(site, body, k);
+    if (!a || !only_passed_to(a, body))
+      return 0;
+    for (unsigned j = 2; j < np; j++) /* not passed twice */
+      if (j != k && site_arg(site, body, j) == a)
+        return 0;
+    sites++;
   }
+  return sites > 0;
 }
 
 /* fork(loc, n, body, a...) -> body(null, null, a...) marked with loc. */
@@ -328,7 +331,6 @@ static void make_region(LLVMBuilderRef b, LLVMValueRef fork) {
   unsigned np = LLVMCountParamTypes(fty);
   if (np != n - 1 || LLVMIsFunctionVarArg(fty))
     return;
-  mark_noalias(body);
   LLVMTypeRef *ts = calloc(np, sizeof *ts);
   LLVMValueRef *args = calloc(np, sizeof *args);
   LLVMGetParamTypes(fty, ts);
@@ -532,6 +534,21 @@ static int check_region_args(ZyGen *g, LLVMValueRef call) {
   return 0;
 }
 
+/* A taskloop's runtime calls in `fn` (it also allocates tasks in a task
+ * group): the construct to name when one is there. */
+static LLVMValueRef taskloop_call(LLVMValueRef fn) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      const ZyOmpCall *r =
+          LLVMIsACallInst(i) ? zy_omp_call(LLVMGetCalledValue(i)) : NULL;
+      if (r && r->construct && !strcmp(r->construct, "taskloop"))
+        return i;
+    }
+  return NULL;
+}
+
 int zy_omp_check(ZyGen *g) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->primal); bb;
        bb = LLVMGetNextBasicBlock(bb))
@@ -545,14 +562,16 @@ int zy_omp_check(ZyGen *g) {
       g->cur = i;
       if (zy_omp_is_region(i) && check_region_args(g, i))
         return -1;
-      if (!strncmp(name, ".omp_combiner.", 14) ||
-          !strncmp(name, ".omp_initializer.", 17))
-        return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
-                            "use a reduction(+|*|max|min: ...) clause",
-                            "OpenMP user-defined reductions (declare "
-                            "reduction) are not differentiated");
       if (!row || (row->kind != ZY_OMP_REFUSED && row->kind != ZY_OMP_FORK))
         continue;
+      LLVMValueRef loop = taskloop_call(g->primal);
+      if (loop && loop != i) { /* name the taskloop, not its tasks */
+        i = loop;
+        f = LLVMGetCalledValue(i);
+        name = LLVMGetValueName(f);
+        row = zy_omp_call(f);
+        g->cur = i;
+      }
       if (row->kind == ZY_OMP_FORK)
         return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
                             "an OpenMP parallel region whose body is not a "

@@ -88,6 +88,56 @@ static ZyLoop *indexed_by_iteration(ZyGen *g, LLVMValueRef p) {
                                                                      : NULL;
 }
 
+/* Whether pointer argument `a` of the body is used only to read and
+ * write through (not stored, not passed on): nothing in the body makes
+ * another pointer to its memory. */
+static int only_dereferenced(LLVMValueRef a, int depth) {
+  for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef i = LLVMGetUser(u);
+    if (LLVMIsALoadInst(i) || (LLVMIsAStoreInst(i) && LLVMGetOperand(i, 0) != a))
+      continue;
+    if (LLVMIsAAtomicRMWInst(i) && LLVMGetOperand(i, 0) == a)
+      continue;
+    if (LLVMIsACallInst(i) && LLVMIsAFunction(LLVMGetCalledValue(i)) &&
+        !strncmp(LLVMGetValueName(LLVMGetCalledValue(i)), "llvm.lifetime", 13))
+      continue;
+    if (LLVMIsAGetElementPtrInst(i) && depth < 4 &&
+        only_dereferenced(i, depth + 1))
+      continue;
+    return 0;
+  }
+  return 1;
+}
+
+/* A shared variable of the caller that only this region receives (see
+ * zy_omp_unreachable_param), used in the body only through loads and
+ * stores. */
+static int unreachable(ZyGen *g, LLVMValueRef o) {
+  if (!LLVMIsAArgument(o))
+    return 0;
+  unsigned n = LLVMCountParams(g->primal);
+  for (unsigned k = 2; k < n; k++)
+    if (LLVMGetParam(g->primal, k) == o)
+      return zy_omp_unreachable_param(g->user, k) && only_dereferenced(o, 0);
+  return 0;
+}
+
+/* An object pointer analysis identifies: another pointer is not based on
+ * it unless it is derived from it. */
+static int identified(LLVMValueRef o) {
+  return LLVMIsAArgument(o) || LLVMIsALoadInst(o) || LLVMIsAAllocaInst(o) ||
+         LLVMIsAGlobalVariable(o);
+}
+
+/* Whether memory at `p` and `q` cannot overlap because one of them is a
+ * shared variable nothing else reaches. */
+static int separate(ZyGen *g, LLVMValueRef p, LLVMValueRef q) {
+  LLVMValueRef a = zy_llvm_underlying_object(p);
+  LLVMValueRef b = zy_llvm_underlying_object(q);
+  return a && b && a != b && identified(a) && identified(b) &&
+         (unreachable(g, a) || unreachable(g, b));
+}
+
 /* Whether instruction `i` (other than a load of `p` itself) may add
  * adjoints to the shadow of memory `p` points into: it reads floats there
  * (integers and pointers carry no adjoint), or hands memory that may
@@ -100,7 +150,8 @@ static int also_reads(ZyGen *g, LLVMValueRef i, LLVMValueRef p) {
       return 0;
     if (LLVMGetOperand(i, 0) == p && op == LLVMLoad)
       return 0;
-    return zy_llvm_alias_may_overlap(g->alias, p, i);
+    return !separate(g, p, LLVMGetOperand(i, 0)) &&
+           zy_llvm_alias_may_overlap(g->alias, p, i);
   }
   if (op != LLVMCall)
     return 0;
@@ -111,7 +162,7 @@ static int also_reads(ZyGen *g, LLVMValueRef i, LLVMValueRef p) {
   for (unsigned k = 0; k < LLVMGetNumArgOperands(i); k++) {
     LLVMValueRef a = LLVMGetOperand(i, k);
     if (LLVMGetTypeKind(LLVMTypeOf(a)) == LLVMPointerTypeKind &&
-        zy_llvm_alias_may_overlap(g->alias, p, a))
+        !separate(g, p, a) && zy_llvm_alias_may_overlap(g->alias, p, a))
       return 1;
   }
   return 0;

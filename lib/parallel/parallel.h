@@ -57,6 +57,10 @@ int zy_omp_order_slot(LLVMValueRef p);
  * calls a body taking the float instead (see type_region). */
 void zy_omp_type_regions(LLVMValueRef p);
 
+/* Whether parameter k of region body `body` is the address of a local of
+ * each caller that only the body receives (a shared variable). */
+int zy_omp_unreachable_param(LLVMValueRef body, unsigned k);
+
 /* Whether `call` is a parallel region made by zy_omp_prepare; its source
  * location (ident_t*) and the body as the program forked it. */
 int zy_omp_is_region(LLVMValueRef call);

@@ -36,15 +36,30 @@ static char *inst_text(LLVMValueRef inst) {
   return out;
 }
 
+/* How the user knows function `fn`: its name, or for the body clang
+ * outlines from an OpenMP parallel region of f (f.omp_outlined...), "the
+ * OpenMP parallel region in 'f'". */
+static void function_name(LLVMValueRef fn, char *out, size_t size) {
+  const char *name = LLVMGetValueName(fn);
+  const char *cut = strstr(name, ".omp_outlined");
+  if (cut && cut > name)
+    snprintf(out, size, "the OpenMP parallel region in '%.*s'",
+             (int)(cut - name), name);
+  else
+    snprintf(out, size, "'%s'", name);
+}
+
 static void report(ZyErr kind, LLVMValueRef fn, LLVMValueRef inst,
                    const char *hint, int warning, const char *what) {
-  char msg[4096];
+  char msg[4096], name[512];
   size_t n = 0;
-  if (fn)
+  if (fn) {
+    function_name(fn, name, sizeof name);
     n += snprintf(msg + n, sizeof msg - n,
-                  warning ? "[zymase:%s] '%s': %s"
-                          : "[zymase:%s] cannot differentiate '%s': %s",
-                  kind_tag[kind], LLVMGetValueName(fn), what);
+                  warning ? "[zymase:%s] %s: %s"
+                          : "[zymase:%s] cannot differentiate %s: %s",
+                  kind_tag[kind], name, what);
+  }
   else
     n += snprintf(msg + n, sizeof msg - n, "[zymase:%s] %s", kind_tag[kind],
                   what);
