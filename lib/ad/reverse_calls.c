@@ -82,7 +82,8 @@ ZySig zy_call_sig(ZyGen *g, LLVMValueRef call) {
     LLVMValueRef a = LLVMGetOperand(call, k);
     if (zy_activity_active(g->act, a))
       sig.active_args |= 1ull << k;
-    if (zy_activity_shadowed(g->act, a))
+    if (zy_activity_shadowed(g->act, a) &&
+        !zy_activity_unshadowed_slot(g->act, a))
       sig.dup_args |= 1ull << k;
   }
   return sig;

@@ -174,8 +174,10 @@ static int returns_constant_memory(LLVMValueRef fn) {
 }
 
 /* An alloca used only as a slot for pointers none of which has a shadow
- * (at -O0, the slot of an enzyme_const pointer argument): pointers loaded
- * from it have no shadow either. */
+ * (at -O0, the slot of an enzyme_const pointer argument; the local through
+ * which an OpenMP region receives a shared enzyme_const pointer): pointers
+ * loaded from it have no shadow either, and a callee given the slot gets
+ * no shadow for it (zy_call_sig). */
 static int unshadowed_slot(const ZyActivity *a, LLVMValueRef p) {
   if (!LLVMIsAAllocaInst(p) ||
       LLVMGetTypeKind(LLVMGetAllocatedType(p)) != LLVMPointerTypeKind)
@@ -184,6 +186,15 @@ static int unshadowed_slot(const ZyActivity *a, LLVMValueRef p) {
     LLVMValueRef user = LLVMGetUser(u);
     if (LLVMIsALoadInst(user) && LLVMGetOperand(user, 0) == p)
       continue;
+    if (LLVMIsACallInst(user)) { /* lifetime markers; a callee reading it */
+      LLVMValueRef f = LLVMGetCalledValue(user);
+      const char *name = f && LLVMIsAFunction(f) ? LLVMGetValueName(f) : "";
+      if (!strncmp(name, "llvm.lifetime.", 14) ||
+          (f && LLVMIsAFunction(f) && !LLVMIsDeclaration(f) &&
+           LLVMGetCalledValue(user) != p))
+        continue;
+      return 0;
+    }
     if (!LLVMIsAStoreInst(user) || LLVMGetOperand(user, 1) != p ||
         !is_ptr(LLVMGetOperand(user, 0)) ||
         zy_map_has(&a->shadowed, LLVMGetOperand(user, 0)))
