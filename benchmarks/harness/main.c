@@ -280,13 +280,24 @@ static void time_all(Bench *b, double target, int min_reps, int max_reps) {
   }
 }
 
+#ifdef _OPENMP
+/* The number of threads a parallel region gets. */
+static int region_threads(void) {
+  int n = 1;
+#pragma omp parallel
+#pragma omp single
+  n = omp_get_num_threads();
+  return n;
+}
+#endif
+
 static void print_json(Bench *b, int size, int fd_checked, double fd_err,
                        int fd_bad) {
   printf("{\"workload\": \"%s\", \"size\": \"%s\", \"desc\": \"%s\", "
          "\"np\": %d, \"value\": %.17g",
          ZYW_NAME, size_names[size], ZYW_SIZES[size], b->np, b->value);
 #ifdef _OPENMP
-  printf(", \"threads\": %d", omp_get_max_threads());
+  printf(", \"threads\": %d", region_threads());
 #endif
   if (b->skipped[0])
     printf(", \"skipped\": {\"adolc\": \"%s\", \"adolc-reuse\": \"%s\"}",
