@@ -10,7 +10,9 @@
  *   (both also take --only TOOL,..., --tol T and --adolc-max-gb G)
  *   bench-W mem SIZE VARIANT            one evaluation; JSON line with
  *                                       the peak RSS of this process
- * SIZE is small, medium or large.  Human-readable lines go to stderr. */
+ * SIZE is small, medium or large.  Human-readable lines go to stderr.
+ * Built with -fopenmp (the -omp workloads), the JSON line also gives the
+ * number of threads a parallel region gets (OMP_NUM_THREADS). */
 #include "bench.h"
 #include "zyreal.h"
 #include ZYW_HEADER
@@ -18,6 +20,9 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 /* Enzyme's activity markers, referenced by the enzyme-abi objects. */
 int enzyme_dup, enzyme_const, enzyme_out, enzyme_dupnoneed;
@@ -275,11 +280,25 @@ static void time_all(Bench *b, double target, int min_reps, int max_reps) {
   }
 }
 
+#ifdef _OPENMP
+/* The number of threads a parallel region gets. */
+static int region_threads(void) {
+  int n = 1;
+#pragma omp parallel
+#pragma omp single
+  n = omp_get_num_threads();
+  return n;
+}
+#endif
+
 static void print_json(Bench *b, int size, int fd_checked, double fd_err,
                        int fd_bad) {
   printf("{\"workload\": \"%s\", \"size\": \"%s\", \"desc\": \"%s\", "
          "\"np\": %d, \"value\": %.17g",
          ZYW_NAME, size_names[size], ZYW_SIZES[size], b->np, b->value);
+#ifdef _OPENMP
+  printf(", \"threads\": %d", region_threads());
+#endif
   if (b->skipped[0])
     printf(", \"skipped\": {\"adolc\": \"%s\", \"adolc-reuse\": \"%s\"}",
            b->skipped, b->skipped);
