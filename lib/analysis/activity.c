@@ -173,6 +173,70 @@ static int returns_constant_memory(LLVMValueRef fn) {
   return 1;
 }
 
+static int only_loaded(LLVMValueRef v, int depth);
+
+/* Whether `call`, to a function with a body, receives `p` only as
+ * parameters it just loads from. */
+static int callee_only_loads(LLVMValueRef call, LLVMValueRef p, int depth) {
+  LLVMValueRef f = LLVMGetCalledValue(call);
+  if (!f || !LLVMIsAFunction(f) || LLVMIsDeclaration(f) ||
+      LLVMIsFunctionVarArg(LLVMGlobalGetValueType(f)))
+    return 0;
+  unsigned n = LLVMGetNumArgOperands(call);
+  if (n != LLVMCountParams(f))
+    return 0;
+  int seen = 0;
+  for (unsigned k = 0; k < n; k++)
+    if (LLVMGetOperand(call, k) == p) {
+      if (depth > 12 || !only_loaded(LLVMGetParam(f, k), depth + 1))
+        return 0;
+      seen = 1;
+    }
+  return seen;
+}
+
+
+/* Whether local `a` only holds a copy of a pointer that is only loaded
+ * from (at -O0 a parameter is kept in such a local). */
+static int copy_slot(LLVMValueRef a, LLVMValueRef v, int depth) {
+  if (!LLVMIsAAllocaInst(a) || depth > 12)
+    return 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef i = LLVMGetUser(u);
+    if (LLVMIsAStoreInst(i) && LLVMGetOperand(i, 0) == v &&
+        LLVMGetOperand(i, 1) == a)
+      continue;
+    if (LLVMIsALoadInst(i) && only_loaded(i, depth + 1))
+      continue;
+    LLVMValueRef f = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
+    if (f && LLVMIsAFunction(f) &&
+        (!strncmp(LLVMGetValueName(f), "llvm.lifetime.", 14) ||
+         !strncmp(LLVMGetValueName(f), "llvm.dbg.", 9)))
+      continue;
+    return 0;
+  }
+  return 1;
+}
+
+/* Whether `v` (a parameter, or a GEP of it) is only loaded from. */
+static int only_loaded(LLVMValueRef v, int depth) {
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef i = LLVMGetUser(u);
+    if (LLVMIsALoadInst(i) ||
+        (LLVMIsAGetElementPtrInst(i) && LLVMGetOperand(i, 0) == v &&
+         depth < 12 && only_loaded(i, depth + 1)) ||
+        (LLVMIsAStoreInst(i) && LLVMGetOperand(i, 0) == v &&
+         copy_slot(LLVMGetOperand(i, 1), v, depth + 1)))
+      continue;
+    if (LLVMIsACallInst(i) && LLVMIsAFunction(LLVMGetCalledValue(i)) &&
+        (!strncmp(LLVMGetValueName(LLVMGetCalledValue(i)), "llvm.dbg.", 9) ||
+         callee_only_loads(i, v, depth + 1)))
+      continue;
+    return 0;
+  }
+  return 1;
+}
+
 /* An alloca used only as a slot for pointers none of which has a shadow
  * (at -O0, the slot of an enzyme_const pointer argument; the local through
  * which an OpenMP region receives a shared enzyme_const pointer): pointers
@@ -189,9 +253,7 @@ static int unshadowed_slot(const ZyActivity *a, LLVMValueRef p) {
     if (LLVMIsACallInst(user)) { /* lifetime markers; a callee reading it */
       LLVMValueRef f = LLVMGetCalledValue(user);
       const char *name = f && LLVMIsAFunction(f) ? LLVMGetValueName(f) : "";
-      if (!strncmp(name, "llvm.lifetime.", 14) ||
-          (f && LLVMIsAFunction(f) && !LLVMIsDeclaration(f) &&
-           LLVMGetCalledValue(user) != p))
+      if (!strncmp(name, "llvm.lifetime.", 14) || callee_only_loads(user, p, 0))
         continue;
       return 0;
     }
