@@ -176,6 +176,8 @@ typedef struct ZyGen {
   ZyAlias *alias;      /* alias analysis of the primal, made on demand   */
   ZyMap owned;         /* (parallel) primal pointer -> whether only this
                           thread reaches its memory (ownership.c)       */
+  ZyVec privs;         /* (parallel) ZyPriv*: privatized shadows ...     */
+  ZyMap priv;          /* ... and primal pointer -> its ZyPriv*         */
   ZyVec pending;       /* (placeholder, primal value) pairs: deferred
                           lookups of values of loop iterations           */
   ZyMap plan;          /* primal value -> cached or recomputed           */

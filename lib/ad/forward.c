@@ -123,10 +123,13 @@ int zy_forward_sweep(ZyGen *g) {
       /* A landing pad stays first after the phis (C++ cleanups). */
       if (!begun && !LLVMIsAPHINode(i) && !LLVMIsALandingPadInst(i)) {
         zy_loops_forward_begin(g, bb);
+        zy_priv_forward_block_begin(g, bb);
         begun = 1;
       }
-      if (LLVMIsATerminatorInst(i))
+      if (LLVMIsATerminatorInst(i)) {
         zy_loops_forward_end(g, bb);
+        zy_priv_forward_block_end(g, bb);
+      }
       if (LLVMGetInstructionOpcode(i) == LLVMRet) {
         lower_return(g, bb, i);
         continue;
@@ -151,6 +154,7 @@ int zy_forward_sweep(ZyGen *g) {
         LLVMInsertIntoBuilderWithName(g->b, c, name);
         zy_map_put(&g->vmap, i, c);
         remap_operands(g, c);
+        zy_priv_forward_load(g, i);
         if (blas && (err = zy_blas_forward(g, i, 1)))
           continue;
       } else {

@@ -3,6 +3,8 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
+#include "parallel/parallel.h"
+
 #include "cache/cache.h"
 #include "blas/blas.h"
 
@@ -289,6 +291,7 @@ static int build_gradient(ZyGen *g, LLVMValueRef aug, LLVMValueRef rev) {
   if (zy_check_supported(g))                                      /* 4 */
     return -1;
   analyse_cfg(g);                                                 /* 5 */
+  zy_priv_plan(g); /* parallel: per-thread shadows (privatize.c) */
   create_blocks(g);                                               /* 6 */
   g->b = LLVMCreateBuilderInContext(g->zm->ctx);
   if (zy_forward_sweep(g))                                        /* 7 */

@@ -108,6 +108,8 @@ void zy_accumulate(ZyGen *g, LLVMValueRef ptr, LLVMValueRef delta,
 
 void zy_accumulate_shadow(ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
                           LLVMValueRef delta) {
+  if (zy_priv_accumulate(g, p, shadow, delta))
+    return; /* a per-thread buffer, added to the shadow after the loop */
   zy_accumulate(g, shadow, delta, zy_parallel_acc_kind(g, p));
 }
 
@@ -219,6 +221,7 @@ static void return_gradients(ZyGen *g) {
 static void edge_to(ZyGen *g, LLVMBasicBlockRef bb, LLVMBasicBlockRef pred,
                     ZyVec *phis, ZyVec *dphis) {
   zy_loops_enter(g, bb, pred);
+  zy_priv_reverse_enter(g, bb, pred);
   for (size_t k = 0; k < phis->len; k++) {
     LLVMValueRef p = phis->data[k];
     unsigned m = LLVMCountIncoming(p);
@@ -250,6 +253,7 @@ static void leave_header(ZyGen *g, ZyLoop *l, ZyVec *phis, ZyVec *dphis) {
   LLVMBuildStore(g->b, LLVMBuildSub(g->b, r, one, ""), l->rc);
   edge_to(g, l->header, l->latch, phis, dphis);
   LLVMPositionBuilderAtEnd(g->b, first);
+  zy_priv_reverse_leave(g, l);
   edge_to(g, l->header, l->preheader, phis, dphis);
 }
 

@@ -3,6 +3,7 @@
  * (see ZyLoop in ad.h for the scheme).
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "cache.h"
+#include "parallel/parallel.h"
 
 #include "ad/irutil.h"
 
@@ -485,6 +486,7 @@ void zy_loops_free(ZyGen *g) {
   zy_map_free(&g->recompute);
   zy_map_free(&g->plan);
   zy_map_free(&g->owned);
+  zy_priv_free(g);
   zy_vec_free(&g->pending);
   if (g->alias)
     zy_llvm_alias_free(g->alias);

@@ -67,6 +67,14 @@ static ZyLoop *worksharing_loop(ZyGen *g, LLVMValueRef v) {
   return l;
 }
 
+int zy_parallel_worksharing(ZyGen *g, ZyLoop *l) {
+  for (LLVMValueRef i = LLVMGetFirstInstruction(l->header);
+       i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i))
+    if (worksharing_loop(g, i) == l)
+      return 1;
+  return 0;
+}
+
 static int inside(ZyGen *g, LLVMValueRef v, ZyLoop *l) {
   if (!LLVMIsAInstruction(v))
     return 0;

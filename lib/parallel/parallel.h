@@ -87,6 +87,34 @@ int zy_omp_reverse_region(struct ZyGen *g, LLVMValueRef call);
 int zy_omp_reverse_needed(LLVMValueRef inst);
 int zy_omp_reverse_sync(struct ZyGen *g, LLVMValueRef call);
 
+/* --- Privatized shadows (privatize.c) ------------------------------------ */
+
+struct ZyLoop;
+
+/* Before the sweeps: the reads of worksharing loops whose adjoints go to
+ * a per-thread buffer (memory every iteration may read, written nowhere in
+ * the loop).  The hooks: the forward tracks the range of shadow addresses
+ * read (initialised at the end of the loop's preheader, read at the start
+ * of its exit block), the reverse allocates the buffer where it enters
+ * the loop and adds it to the shadow atomically where it leaves it;
+ * zy_priv_accumulate adds to the buffer (returns 0 if `p` is not
+ * privatized). */
+void zy_priv_plan(struct ZyGen *g);
+void zy_priv_free(struct ZyGen *g);
+void zy_priv_forward_block_end(struct ZyGen *g, LLVMBasicBlockRef bb);
+void zy_priv_forward_block_begin(struct ZyGen *g, LLVMBasicBlockRef bb);
+void zy_priv_forward_load(struct ZyGen *g, LLVMValueRef load);
+void zy_priv_reverse_enter(struct ZyGen *g, LLVMBasicBlockRef bb,
+                           LLVMBasicBlockRef pred);
+void zy_priv_reverse_leave(struct ZyGen *g, struct ZyLoop *l);
+int zy_priv_accumulate(struct ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
+                       LLVMValueRef delta);
+
+/* Whether loop `l` of g's primal is a worksharing loop: its induction
+ * variable runs over the iterations a worksharing call handed to this
+ * thread. */
+int zy_parallel_worksharing(struct ZyGen *g, struct ZyLoop *l);
+
 /* --- Ownership of shadow memory ----------------------------------------- */
 
 /* How an adjoint is added to the shadow of the memory at primal pointer
