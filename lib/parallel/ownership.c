@@ -176,6 +176,45 @@ static int also_reads(ZyGen *g, LLVMValueRef i, LLVMValueRef p) {
   return 0;
 }
 
+/* Whether pointer `v` (derived from an allocation of this function) is
+ * only dereferenced, compared, freed or derived from, never stored to
+ * memory or handed to another call: no other thread can reach it. */
+static int uncaptured(LLVMValueRef v, int depth) {
+  if (depth > 8)
+    return 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef i = LLVMGetUser(u);
+    switch (LLVMGetInstructionOpcode(i)) {
+    case LLVMLoad:
+    case LLVMICmp:
+      continue;
+    case LLVMStore:
+      if (LLVMGetOperand(i, 0) == v)
+        return 0;
+      continue;
+    case LLVMGetElementPtr:
+    case LLVMBitCast:
+    case LLVMPHI:
+    case LLVMSelect:
+      if (LLVMIsAPHINode(i) && depth > 2)
+        return 0; /* a cycle of phis: give up */
+      if (!uncaptured(i, depth + 1))
+        return 0;
+      continue;
+    case LLVMCall: {
+      LLVMValueRef f = LLVMGetCalledValue(i);
+      const char *name = f && LLVMIsAFunction(f) ? LLVMGetValueName(f) : "";
+      if (zy_activity_deallocation(i) || !strncmp(name, "llvm.lifetime.", 14))
+        continue;
+      return 0;
+    }
+    default:
+      return 0;
+    }
+  }
+  return 1;
+}
+
 /* Whether only this thread reaches the memory at `p` in the body of a
  * parallel region: its own stack frame; or the element of a worksharing
  * loop's iteration (`x[i]`), when nothing else in the function reads
@@ -186,6 +225,11 @@ static int owned(ZyGen *g, LLVMValueRef p) {
   if (o && LLVMIsAAllocaInst(o) &&
       LLVMGetBasicBlockParent(LLVMGetInstructionParent(o)) == g->primal)
     return 1;
+  if (o && LLVMIsACallInst(o) &&
+      zy_activity_allocation(o) != ZY_ALLOC_NONE &&
+      LLVMGetBasicBlockParent(LLVMGetInstructionParent(o)) == g->primal &&
+      uncaptured(o, 0))
+    return 1; /* heap memory of this call of the function */
   if (!indexed_by_iteration(g, p))
     return 0;
   if (!g->alias)
