@@ -154,7 +154,7 @@ int zy_forward_sweep(ZyGen *g) {
         LLVMInsertIntoBuilderWithName(g->b, c, name);
         zy_map_put(&g->vmap, i, c);
         remap_operands(g, c);
-        zy_priv_forward_load(g, i);
+        zy_priv_forward_access(g, i);
         if (blas && (err = zy_blas_forward(g, i, 1)))
           continue;
       } else {

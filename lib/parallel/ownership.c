@@ -38,10 +38,10 @@ static int lower_bound_slot(ZyGen *g, LLVMValueRef ptr) {
   return 0;
 }
 
-/* The loop whose header holds phi `v`, when `v` counts the iterations a
- * worksharing call handed to this thread: it starts at the lower bound
- * the call wrote and goes up by one. */
-static ZyLoop *worksharing_loop(ZyGen *g, LLVMValueRef v) {
+/* The loop whose header holds phi `v`, when `v` starts at the lower bound
+ * a worksharing call wrote (the loop runs over this thread's iterations)
+ * and, if `by_one`, goes up by one. */
+static ZyLoop *worksharing_phi(ZyGen *g, LLVMValueRef v, int by_one) {
   if (!LLVMIsAPHINode(v))
     return NULL;
   ZyLoop *l = zy_loop_of(g, LLVMGetInstructionParent(v));
@@ -55,12 +55,16 @@ static ZyLoop *worksharing_loop(ZyGen *g, LLVMValueRef v) {
     else if (from == l->latch)
       next = LLVMGetIncomingValue(v, k);
   }
-  if (!start || !next || LLVMGetInstructionOpcode(next) != LLVMAdd)
+  if (!start || !next)
     return NULL;
-  LLVMValueRef a = LLVMGetOperand(next, 0), b = LLVMGetOperand(next, 1);
-  LLVMValueRef one = a == v ? b : b == v ? a : NULL;
-  if (!one || !LLVMIsAConstantInt(one) || LLVMConstIntGetSExtValue(one) != 1)
-    return NULL;
+  if (by_one) {
+    if (LLVMGetInstructionOpcode(next) != LLVMAdd)
+      return NULL;
+    LLVMValueRef a = LLVMGetOperand(next, 0), b = LLVMGetOperand(next, 1);
+    LLVMValueRef one = a == v ? b : b == v ? a : NULL;
+    if (!one || !LLVMIsAConstantInt(one) || LLVMConstIntGetSExtValue(one) != 1)
+      return NULL;
+  }
   start = strip_ext(start);
   if (!LLVMIsALoadInst(start) || !lower_bound_slot(g, LLVMGetOperand(start, 0)))
     return NULL;
@@ -70,7 +74,7 @@ static ZyLoop *worksharing_loop(ZyGen *g, LLVMValueRef v) {
 int zy_parallel_worksharing(ZyGen *g, ZyLoop *l) {
   for (LLVMValueRef i = LLVMGetFirstInstruction(l->header);
        i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i))
-    if (worksharing_loop(g, i) == l)
+    if (worksharing_phi(g, i, 0) == l)
       return 1;
   return 0;
 }
@@ -91,7 +95,7 @@ static int inside(ZyGen *g, LLVMValueRef v, ZyLoop *l) {
 static ZyLoop *indexed_by_iteration(ZyGen *g, LLVMValueRef p) {
   if (!LLVMIsAGetElementPtrInst(p) || LLVMGetNumOperands(p) != 2)
     return NULL;
-  ZyLoop *l = worksharing_loop(g, strip_ext(LLVMGetOperand(p, 1)));
+  ZyLoop *l = worksharing_phi(g, strip_ext(LLVMGetOperand(p, 1)), 1);
   return l && !inside(g, LLVMGetOperand(p, 0), l) && inside(g, p, l) ? l
                                                                      : NULL;
 }

@@ -92,18 +92,21 @@ int zy_omp_reverse_sync(struct ZyGen *g, LLVMValueRef call);
 struct ZyLoop;
 
 /* Before the sweeps: the reads of worksharing loops whose adjoints go to
- * a per-thread buffer (memory every iteration may read, written nowhere in
- * the loop).  The hooks: the forward tracks the range of shadow addresses
- * read (initialised at the end of the loop's preheader, read at the start
- * of its exit block), the reverse allocates the buffer where it enters
- * the loop and adds it to the shadow atomically where it leaves it;
- * zy_priv_accumulate adds to the buffer (returns 0 if `p` is not
- * privatized). */
+ * a per-thread buffer (memory every iteration may read; stores in the loop
+ * that may write it are compared at run time).  The hooks: the forward
+ * tracks the range of shadow addresses read, and of the primal addresses
+ * read and stored when a store may hit them (zy_priv_forward_access after
+ * each copied instruction; initialised at the end of the loop's
+ * preheader, read at the start of its exit block); the reverse allocates
+ * the buffer where it enters the loop (none if the ranges met) and adds it
+ * to the shadow atomically where it leaves it; zy_priv_accumulate adds to
+ * the buffer, or atomically to the shadow when there is none (returns 0
+ * if `p` is not privatized). */
 void zy_priv_plan(struct ZyGen *g);
 void zy_priv_free(struct ZyGen *g);
 void zy_priv_forward_block_end(struct ZyGen *g, LLVMBasicBlockRef bb);
 void zy_priv_forward_block_begin(struct ZyGen *g, LLVMBasicBlockRef bb);
-void zy_priv_forward_load(struct ZyGen *g, LLVMValueRef load);
+void zy_priv_forward_access(struct ZyGen *g, LLVMValueRef load);
 void zy_priv_reverse_enter(struct ZyGen *g, LLVMBasicBlockRef bb,
                            LLVMBasicBlockRef pred);
 void zy_priv_reverse_leave(struct ZyGen *g, struct ZyLoop *l);

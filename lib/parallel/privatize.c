@@ -24,6 +24,12 @@ typedef struct ZyPriv {
   LLVMValueRef lo, hi;     /* forward: i64 slots, the lowest and the
                               highest shadow address read            */
   LLVMValueRef flo, fhi;   /* forward values of lo and hi at the exit */
+  ZyVec writes;            /* stores in the loop that may write the
+                              object: their addresses are compared at
+                              run time with those read               */
+  LLVMValueRef rlo, rhi, wlo, whi;     /* forward: i64 slots, the primal
+                              addresses read and written              */
+  LLVMValueRef frlo, frhi, fwlo, fwhi; /* ... their values at the exit */
   LLVMValueRef buf, base, top; /* reverse: slots of the buffer, of the
                               shadow addresses of its first and last
                               elements                               */
@@ -58,10 +64,13 @@ static LLVMBasicBlockRef only_exit(ZyGen *g, ZyLoop *l) {
   return exit;
 }
 
-/* Whether something in loop `l` may write memory overlapping `p` (a store,
- * a memory intrinsic, an atomic, a call given such memory): the reverse
- * of the write would read the shadow before the buffer is added to it. */
-static int written_in(ZyGen *g, ZyLoop *l, LLVMValueRef p) {
+/* Whether something in loop `l` may write memory overlapping `p`: the
+ * reverse of a write would read the shadow before the buffer is added to
+ * it, when the write follows a read of the same location.  Stores are
+ * collected in `stores` (NULL: refused too) and checked at run time
+ * (their addresses against the ones read); a memory intrinsic, an atomic
+ * or a call given such memory makes it 1. */
+static int written_in(ZyGen *g, ZyLoop *l, LLVMValueRef p, ZyVec *stores) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->primal); bb;
        bb = LLVMGetNextBasicBlock(bb)) {
     if (!in_loop(g, bb, l))
@@ -70,8 +79,12 @@ static int written_in(ZyGen *g, ZyLoop *l, LLVMValueRef p) {
          i = LLVMGetNextInstruction(i)) {
       LLVMOpcode op = LLVMGetInstructionOpcode(i);
       if (op == LLVMStore) {
-        if (zy_llvm_alias_may_overlap(g->alias, p, i))
-          return 1;
+        if (zy_llvm_alias_may_overlap(g->alias, p, i)) {
+          if (!stores)
+            return 1;
+          if (!zy_vec_contains(stores, i))
+            zy_vec_push(stores, i);
+        }
       } else if (op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg) {
         if (!zy_omp_order_slot(LLVMGetOperand(i, 0)) &&
             zy_llvm_alias_may_overlap(g->alias, p, LLVMGetOperand(i, 0)))
@@ -112,8 +125,9 @@ static ZyPriv *priv_of(ZyGen *g, LLVMValueRef obj, ZyLoop *l) {
   return NULL;
 }
 
-/* Whether the shadow of load `q` may be privatized in loop `l`. */
-static int privatizable(ZyGen *g, LLVMValueRef q, ZyLoop *l) {
+/* Whether the shadow of load `q` may be privatized in loop `l`; the stores
+ * that may write its memory are added to `stores`. */
+static int privatizable(ZyGen *g, LLVMValueRef q, ZyLoop *l, ZyVec *stores) {
   LLVMValueRef p = LLVMGetOperand(q, 0);
   LLVMValueRef o = zy_llvm_underlying_object(p);
   if (!o || LLVMIsAAllocaInst(o) || zy_parallel_acc_kind(g, p) == ZY_ACC_PLAIN)
@@ -124,7 +138,7 @@ static int privatizable(ZyGen *g, LLVMValueRef q, ZyLoop *l) {
     return 0;
   LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(q));
   return (k == LLVMDoubleTypeKind || k == LLVMFloatTypeKind) &&
-         !written_in(g, l, p);
+         !written_in(g, l, p, stores);
 }
 
 void zy_priv_plan(ZyGen *g) {
@@ -139,10 +153,13 @@ void zy_priv_plan(ZyGen *g) {
       continue;
     for (LLVMValueRef q = LLVMGetFirstInstruction(bb); q;
          q = LLVMGetNextInstruction(q)) {
+      ZyVec stores = {0};
       if (!LLVMIsALoadInst(q) || !zy_activity_active(g->act, q) ||
           !zy_activity_shadowed(g->act, LLVMGetOperand(q, 0)) ||
-          !privatizable(g, q, l))
+          !privatizable(g, q, l, &stores)) {
+        zy_vec_free(&stores);
         continue;
+      }
       LLVMValueRef o = zy_llvm_underlying_object(LLVMGetOperand(q, 0));
       ZyPriv *v = priv_of(g, o, l);
       if (!v) {
@@ -158,14 +175,21 @@ void zy_priv_plan(ZyGen *g) {
       } else if (v->t != LLVMTypeOf(q)) {
         v->t = NULL; /* mixed types: left atomic */
       }
+      for (size_t j = 0; j < stores.len; j++)
+        if (!zy_vec_contains(&v->writes, stores.data[j]))
+          zy_vec_push(&v->writes, stores.data[j]);
+      zy_vec_free(&stores);
       zy_map_put(&g->priv, LLVMGetOperand(q, 0), v);
     }
   }
 }
 
 void zy_priv_free(ZyGen *g) {
-  for (size_t k = 0; k < g->privs.len; k++)
-    free(g->privs.data[k]);
+  for (size_t k = 0; k < g->privs.len; k++) {
+    ZyPriv *v = g->privs.data[k];
+    zy_vec_free(&v->writes);
+    free(v);
+  }
   zy_vec_free(&g->privs);
   zy_map_free(&g->priv);
 }
@@ -185,28 +209,58 @@ void zy_priv_forward_block_end(ZyGen *g, LLVMBasicBlockRef bb) {
     if (!v->lo) {
       v->lo = zy_new_slot(g, i64t(g), "zymase.priv.lo", 0);
       v->hi = zy_new_slot(g, i64t(g), "zymase.priv.hi", 0);
+      if (v->writes.len) {
+        v->rlo = zy_new_slot(g, i64t(g), "zymase.priv.rlo", 0);
+        v->rhi = zy_new_slot(g, i64t(g), "zymase.priv.rhi", 0);
+        v->wlo = zy_new_slot(g, i64t(g), "zymase.priv.wlo", 0);
+        v->whi = zy_new_slot(g, i64t(g), "zymase.priv.whi", 0);
+      }
     }
-    LLVMBuildStore(g->b, LLVMConstAllOnes(i64t(g)), v->lo);
-    LLVMBuildStore(g->b, LLVMConstNull(i64t(g)), v->hi);
+    LLVMValueRef lows[3] = {v->lo, v->rlo, v->wlo};
+    LLVMValueRef highs[3] = {v->hi, v->rhi, v->whi};
+    for (int j = 0; j < 3; j++)
+      if (lows[j]) {
+        LLVMBuildStore(g->b, LLVMConstAllOnes(i64t(g)), lows[j]);
+        LLVMBuildStore(g->b, LLVMConstNull(i64t(g)), highs[j]);
+      }
   }
 }
 
-void zy_priv_forward_load(ZyGen *g, LLVMValueRef q) {
+/* Widens the range held in slots lo/hi to address `p` (forward). */
+static void widen(ZyGen *g, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef p) {
+  LLVMValueRef a = LLVMBuildPtrToInt(g->b, p, i64t(g), "");
+  LLVMValueRef l = LLVMBuildLoad2(g->b, i64t(g), lo, "");
+  LLVMValueRef h = LLVMBuildLoad2(g->b, i64t(g), hi, "");
+  LLVMBuildStore(g->b,
+                 LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntULT, a, l, ""),
+                                 a, l, ""),
+                 lo);
+  LLVMBuildStore(g->b,
+                 LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntUGT, a, h, ""),
+                                 a, h, ""),
+                 hi);
+}
+
+static LLVMValueRef forward_of(ZyGen *g, LLVMValueRef v) {
+  LLVMValueRef m = zy_map_get(&g->vmap, v);
+  return m ? m : v;
+}
+
+void zy_priv_forward_access(ZyGen *g, LLVMValueRef q) {
+  if (LLVMIsAStoreInst(q)) { /* a store that may write a privatized object */
+    for (size_t k = 0; k < g->privs.len; k++) {
+      ZyPriv *v = g->privs.data[k];
+      if (v->t && v->wlo && zy_vec_contains(&v->writes, q))
+        widen(g, v->wlo, v->whi, forward_of(g, LLVMGetOperand(q, 1)));
+    }
+    return;
+  }
   ZyPriv *v = LLVMIsALoadInst(q) ? usable(g, LLVMGetOperand(q, 0)) : NULL;
   if (!v || !v->lo)
     return;
-  LLVMValueRef a = LLVMBuildPtrToInt(
-      g->b, zy_shadow_forward_of(g, LLVMGetOperand(q, 0)), i64t(g), "");
-  LLVMValueRef lo = LLVMBuildLoad2(g->b, i64t(g), v->lo, "");
-  LLVMValueRef hi = LLVMBuildLoad2(g->b, i64t(g), v->hi, "");
-  LLVMBuildStore(g->b,
-                 LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntULT, a, lo, ""),
-                                 a, lo, ""),
-                 v->lo);
-  LLVMBuildStore(g->b,
-                 LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntUGT, a, hi, ""),
-                                 a, hi, ""),
-                 v->hi);
+  widen(g, v->lo, v->hi, zy_shadow_forward_of(g, LLVMGetOperand(q, 0)));
+  if (v->rlo)
+    widen(g, v->rlo, v->rhi, forward_of(g, LLVMGetOperand(q, 0)));
 }
 
 void zy_priv_forward_block_begin(ZyGen *g, LLVMBasicBlockRef bb) {
@@ -215,6 +269,12 @@ void zy_priv_forward_block_begin(ZyGen *g, LLVMBasicBlockRef bb) {
     if (v->t && v->lo && v->exit == bb) {
       v->flo = LLVMBuildLoad2(g->b, i64t(g), v->lo, "zymase.priv.lo");
       v->fhi = LLVMBuildLoad2(g->b, i64t(g), v->hi, "zymase.priv.hi");
+      if (v->rlo) {
+        v->frlo = LLVMBuildLoad2(g->b, i64t(g), v->rlo, "zymase.priv.rlo");
+        v->frhi = LLVMBuildLoad2(g->b, i64t(g), v->rhi, "zymase.priv.rhi");
+        v->fwlo = LLVMBuildLoad2(g->b, i64t(g), v->wlo, "zymase.priv.wlo");
+        v->fwhi = LLVMBuildLoad2(g->b, i64t(g), v->whi, "zymase.priv.whi");
+      }
     }
   }
 }
@@ -253,6 +313,23 @@ void zy_priv_reverse_enter(ZyGen *g, LLVMBasicBlockRef bb,
     LLVMValueRef n = LLVMBuildAdd(g->b, LLVMBuildSub(g->b, hi, lo, ""),
                                   elem_bytes(g, v), "");
     n = LLVMBuildSelect(g->b, none, LLVMConstNull(i64t(g)), n, "");
+    if (v->frlo) { /* writes that may hit what was read: then no buffer */
+      LLVMValueRef rlo = zy_reload(g, v->frlo, bb);
+      LLVMValueRef rhi = zy_reload(g, v->frhi, bb);
+      LLVMValueRef wlo = zy_reload(g, v->fwlo, bb);
+      LLVMValueRef whi = zy_reload(g, v->fwhi, bb);
+      /* at most the widest scalar or vector element read or written */
+      LLVMValueRef pad = LLVMConstInt(i64t(g), 64, 0);
+      LLVMValueRef apart = LLVMBuildOr(
+          g->b, LLVMBuildICmp(g->b, LLVMIntULT, LLVMBuildAdd(g->b, whi, pad, ""),
+                              rlo, ""),
+          LLVMBuildICmp(g->b, LLVMIntUGT, wlo,
+                        LLVMBuildAdd(g->b, rhi, pad, ""), ""),
+          "");
+      apart = LLVMBuildOr(g->b, apart,
+                          LLVMBuildICmp(g->b, LLVMIntUGT, wlo, whi, ""), "");
+      n = LLVMBuildSelect(g->b, apart, n, LLVMConstNull(i64t(g)), "");
+    }
     LLVMTypeRef ps[2] = {i64t(g), i64t(g)};
     LLVMTypeRef fty = LLVMFunctionType(LLVMPointerTypeInContext(g->zm->ctx, 0),
                                        ps, 2, 0);
@@ -260,6 +337,13 @@ void zy_priv_reverse_enter(ZyGen *g, LLVMBasicBlockRef bb,
     LLVMValueRef buf = LLVMBuildCall2(
         g->b, fty, zy_runtime_fn(g->zm->mod, "calloc", fty), args, 2,
         "zymase.priv");
+    if (v->frlo) { /* no buffer when the ranges met (or nothing was read) */
+      LLVMValueRef empty =
+          LLVMBuildICmp(g->b, LLVMIntEQ, n, LLVMConstNull(i64t(g)), "");
+      LLVMValueRef null = LLVMConstNull(LLVMTypeOf(buf));
+      zy_call_free(g->b, "free", LLVMBuildSelect(g->b, empty, buf, null, ""));
+      buf = LLVMBuildSelect(g->b, empty, null, buf, "");
+    }
     LLVMBuildStore(g->b, buf, v->buf);
     LLVMBuildStore(g->b, lo, v->base);
     LLVMBuildStore(g->b, hi, v->top);
@@ -271,14 +355,30 @@ int zy_priv_accumulate(ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
   ZyPriv *v = reverse_slots(g, usable(g, p));
   if (!v || LLVMTypeOf(delta) != v->t)
     return 0;
+  LLVMValueRef buf =
+      LLVMBuildLoad2(g->b, LLVMPointerTypeInContext(g->zm->ctx, 0), v->buf, "");
+  LLVMBasicBlockRef join = NULL;
+  if (v->frlo) { /* the buffer, or (ranges met) the shadow, atomically */
+    LLVMContextRef c = g->zm->ctx;
+    LLVMBasicBlockRef priv = LLVMAppendBasicBlockInContext(c, g->grad, "zymase.priv.add");
+    LLVMBasicBlockRef direct = LLVMAppendBasicBlockInContext(c, g->grad, "zymase.priv.atomic");
+    join = LLVMAppendBasicBlockInContext(c, g->grad, "zymase.priv.join");
+    LLVMBuildCondBr(g->b, LLVMBuildIsNull(g->b, buf, ""), direct, priv);
+    LLVMPositionBuilderAtEnd(g->b, direct);
+    zy_accumulate(g, shadow, delta, ZY_ACC_ATOMIC);
+    LLVMBuildBr(g->b, join);
+    LLVMPositionBuilderAtEnd(g->b, priv);
+  }
   LLVMValueRef off = LLVMBuildSub(
       g->b, LLVMBuildPtrToInt(g->b, shadow, i64t(g), ""),
       LLVMBuildLoad2(g->b, i64t(g), v->base, ""), "");
-  LLVMValueRef buf =
-      LLVMBuildLoad2(g->b, LLVMPointerTypeInContext(g->zm->ctx, 0), v->buf, "");
   LLVMValueRef at =
       LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(g->zm->ctx), buf, &off, 1, "");
   zy_accumulate(g, at, delta, ZY_ACC_PLAIN);
+  if (join) {
+    LLVMBuildBr(g->b, join);
+    LLVMPositionBuilderAtEnd(g->b, join);
+  }
   return 1;
 }
 
@@ -347,6 +447,8 @@ void zy_priv_reverse_leave(ZyGen *g, ZyLoop *l) {
                                   elem_bytes(g, v), "");
     n = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntUGT, base, hi, ""),
                         LLVMConstNull(i64t(g)), n, "");
+    n = LLVMBuildSelect(g->b, LLVMBuildIsNull(g->b, buf, ""),
+                        LLVMConstNull(i64t(g)), n, ""); /* no buffer */
     LLVMValueRef f = flush_fn(g, v->t);
     LLVMValueRef args[3] = {
         LLVMBuildIntToPtr(g->b, base, LLVMPointerTypeInContext(g->zm->ctx, 0),
