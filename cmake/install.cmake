@@ -25,6 +25,8 @@ install(PROGRAMS tools/zymase-clang DESTINATION bin
         RENAME zymase-clang-${LLVM_VERSION_MAJOR} COMPONENT plugin)
 
 install(PROGRAMS tools/zymase-clang DESTINATION bin COMPONENT common)
+install(PROGRAMS tools/zymase-gpu-on-cpu DESTINATION ${ZY_PLUGIN_DIR}
+        COMPONENT common)
 install(FILES include/zymase/enzyme.h DESTINATION include/zymase
         COMPONENT common)
 install(FILES README.md LICENSE DESTINATION share/doc/zymase COMPONENT common)

@@ -3,6 +3,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "glue.h"
 #include "compat.h"
+#include "gpu/gpu.h"
 
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
@@ -53,6 +54,15 @@ struct ZymasePass : PassInfoMixin<ZymasePass> {
   static bool isRequired() { return true; } // run at -O0 and on optnone too
 };
 
+// GPU on CPU: device IR retargeted to the host (lib/gpu).
+struct ZymaseGpuToHostPass : PassInfoMixin<ZymaseGpuToHostPass> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    zy_gpu_to_host(wrap(&M));
+    return PreservedAnalyses::none();
+  }
+  static bool isRequired() { return true; }
+};
+
 // Runs before the optimizer touches the module (see zy_snapshot_targets).
 struct ZymaseSnapshotPass : PassInfoMixin<ZymaseSnapshotPass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
@@ -84,6 +94,10 @@ void registerCallbacks(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM,
          ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "zymase-gpu-to-host") {
+          MPM.addPass(ZymaseGpuToHostPass());
+          return true;
+        }
         if (!isPassName(Name))
           return false;
         MPM.addPass(ZymasePass());
