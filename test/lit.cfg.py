@@ -104,6 +104,10 @@ config.substitutions.append(("%gpu-clang", (
     f"-I{inc} -I{pub}")))
 for k in [k for k in config.environment if k.startswith("ZYMASE_GPU")]:
     del config.environment[k]
+# ThreadSanitizer for the GPU-on-CPU race fixture (not in the sanitizer
+# build, whose ASan preload would go into the TSan program).
+if tsan_rt and not getattr(config, "sanitizer_preload", ""):
+    config.available_features.add("tsan")
 
 config.substitutions.append(("%zyopt", f"{bin}/opt -load-pass-plugin={plugin} -passes=zymase"))
 config.substitutions.append(("%opt", f"{bin}/opt -load-pass-plugin={plugin}"))

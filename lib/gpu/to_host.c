@@ -362,7 +362,8 @@ static void strip_target_attrs(LLVMValueRef fn) {
 /* Step 5: every definition internal (the host module defines the same
  * names: shadows of device variables, __host__ __device__ functions);
  * PTX calling conventions and target attributes dropped; unused
- * declarations (the threadIdx builtins' variables) deleted. */
+ * declarations (the threadIdx builtins' variables) deleted.  Under
+ * -zymase-gpu-sanitize-thread every function is marked for TSan. */
 static void internalize(LLVMModuleRef m) {
   LLVMValueRef next;
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = next) {
@@ -379,6 +380,8 @@ static void internalize(LLVMModuleRef m) {
     LLVMSetLinkage(fn, LLVMInternalLinkage);
     LLVMSetVisibility(fn, LLVMDefaultVisibility);
     LLVMSetComdat(fn, NULL);
+    if (zy_opt_gpu_sanitize_thread())
+      add_enum_attr(fn, LLVMAttributeFunctionIndex, "sanitize_thread");
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
          bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;

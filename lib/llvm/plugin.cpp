@@ -37,6 +37,12 @@ static cl::opt<bool>
     VerifySteps("zymase-verify", cl::init(false),
                 cl::desc("Run the verifier after each step of the pass"));
 
+static cl::opt<bool> GpuSanitizeThread(
+    "zymase-gpu-sanitize-thread", cl::init(false),
+    cl::desc("zymase-gpu-to-host: mark the device functions for "
+             "ThreadSanitizer (-fsanitize=thread instruments them)"));
+
+extern "C" int zy_opt_gpu_sanitize_thread(void) { return GpuSanitizeThread; }
 extern "C" int zy_opt_print_gradient(void) { return PrintGradient; }
 extern "C" int zy_opt_preopt(void) { return !NoPreopt; }
 extern "C" int zy_opt_postopt(void) { return !NoPostopt; }
