@@ -62,11 +62,20 @@ static void *grow(void *p, size_t n, size_t size) {
   return p;
 }
 
+/* libstdc++'s demangler, when the program links it (CUDA programs are C++). */
+extern char *__cxa_demangle(const char *name, char *buf, size_t *n,
+                            int *status) __attribute__((weak));
+
 void __zy_gpu_register_kernel(const char *name, void (*entry)(void **),
                               uint64_t static_shared) {
+  int status = -1;
+  char *display = __cxa_demangle ? __cxa_demangle(name, NULL, NULL, &status)
+                                 : NULL;
   pthread_mutex_lock(&reg_mu);
   kernels = grow(kernels, nkernels, sizeof *kernels);
-  kernels[nkernels++] = (ZgKernel){name, entry, static_shared, 0};
+  kernels[nkernels++] =
+      (ZgKernel){name, display && !status ? display : name, entry,
+                 static_shared, 0};
   pthread_mutex_unlock(&reg_mu);
 }
 

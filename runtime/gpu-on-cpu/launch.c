@@ -79,14 +79,14 @@ _Noreturn void zg_fatal(const char *fmt, ...) {
 }
 
 const char *zg_current_kernel(void) {
-  return self ? self->g->L->k->name : NULL;
+  return self ? self->g->L->k->display : NULL;
 }
 
 /* "kernel 'k', block (x,y,z), thread (x,y,z)" */
 static const char *where(Thread *t) {
   static __thread char buf[600];
   snprintf(buf, sizeof buf, "kernel '%s', block (%u,%u,%u), thread (%u,%u,%u)",
-           t->g->L->k->name, t->g->ctaid.x, t->g->ctaid.y, t->g->ctaid.z, t->x,
+           t->g->L->k->display, t->g->ctaid.x, t->g->ctaid.y, t->g->ctaid.z, t->x,
            t->y, t->z);
   return buf;
 }
@@ -425,7 +425,7 @@ static void group_init(Group *g, Launch *L, unsigned n, size_t shared) {
   g->nwarps = (n + ZG_WARP - 1) / ZG_WARP;
   g->warps = calloc(g->nwarps, sizeof *g->warps);
   if (!g->shared || !g->warps)
-    zg_fatal("out of memory for a block of kernel '%s'", L->k->name);
+    zg_fatal("out of memory for a block of kernel '%s'", L->k->display);
   for (unsigned i = 0; i < g->nwarps; i++) {
     unsigned lanes = n - i * ZG_WARP < ZG_WARP ? n - i * ZG_WARP : ZG_WARP;
     g->warps[i].present = lanes == 32 ? ~0u : (1u << lanes) - 1;
@@ -456,7 +456,7 @@ static int bad_launch(ZgKernel *k, int err, const char *fmt, ...)
 static int bad_launch(ZgKernel *k, int err, const char *fmt, ...) {
   va_list ap;
   fflush(stdout);
-  fprintf(stderr, "zymase-gpu: launch of kernel '%s': ", k->name);
+  fprintf(stderr, "zymase-gpu: launch of kernel '%s': ", k->display);
   va_start(ap, fmt);
   vfprintf(stderr, fmt, ap);
   va_end(ap);
@@ -502,7 +502,7 @@ int zg_launch(ZgKernel *k, ZgDim3 grid, ZgDim3 block, size_t dyn,
   Thread *threads = calloc((size_t)ng * nthreads, sizeof *threads);
   pthread_t *ids = calloc((size_t)ng * nthreads, sizeof *ids);
   if (!groups || !threads || !ids)
-    zg_fatal("out of memory launching kernel '%s'", k->name);
+    zg_fatal("out of memory launching kernel '%s'", k->display);
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   pthread_attr_setstacksize(&attr, 1u << 20);
@@ -523,7 +523,7 @@ int zg_launch(ZgKernel *k, ZgDim3 grid, ZgDim3 block, size_t dyn,
     int err = pthread_create(&ids[i], &attr, thread_main, &threads[i]);
     if (err)
       zg_fatal("cannot start the %llu threads of kernel '%s': %s",
-               (unsigned long long)ng * nthreads, k->name, strerror(err));
+               (unsigned long long)ng * nthreads, k->display, strerror(err));
   }
   for (size_t i = 0; i < (size_t)ng * nthreads; i++)
     pthread_join(ids[i], NULL);

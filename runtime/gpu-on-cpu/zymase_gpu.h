@@ -74,7 +74,8 @@ typedef struct ZgDim3 {
 } ZgDim3;
 
 typedef struct ZgKernel {
-  const char *name;
+  const char *name;    /* mangled, as registered                  */
+  const char *display; /* demangled when the C++ runtime can, for messages */
   void (*entry)(void **);
   uint64_t static_shared;
   uint64_t max_dynamic_shared; /* cudaFuncSetAttribute */

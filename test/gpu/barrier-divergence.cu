@@ -10,10 +10,10 @@
 // RUN: %not %t masks 2>&1 | %FileCheck %s --check-prefix=MASKS
 // RUN: %not %t deadlock 2>&1 | %FileCheck %s --check-prefix=DEADLOCK
 // RUN: %t none | %FileCheck %s --check-prefix=NONE
-// BRANCH: zymase-gpu: barrier divergence in kernel '_Z6branchPi', block (0,0,0), thread
-// RETURN: zymase-gpu: barrier divergence in kernel '_Z12early_returnPii', block (0,0,0), thread
-// MASKS: zymase-gpu: kernel '_Z5masksPi', block (0,0,0), thread ({{[0-9]+}},0,0): lanes of warp 0 meet in __shfl_sync with different masks
-// DEADLOCK: zymase-gpu: deadlock in kernel '_Z8deadlockPi'
+// BRANCH: zymase-gpu: barrier divergence in kernel 'branch(int*)', block (0,0,0), thread
+// RETURN: zymase-gpu: barrier divergence in kernel 'early_return(int*, int)', block (0,0,0), thread
+// MASKS: zymase-gpu: kernel 'masks(int*)', block (0,0,0), thread ({{[0-9]+}},0,0): lanes of warp 0 meet in __shfl_sync with different masks
+// DEADLOCK: zymase-gpu: deadlock in kernel 'deadlock(int*)'
 // NONE: all good
 #include "gpu-check.h"
 #include <cstring>

@@ -7,15 +7,15 @@
 // RUN: %gpu-clang -O0 %s -o %t
 // RUN: %t 2>&1 | %FileCheck %s
 // RUN: %not %t assert 2>&1 | %FileCheck %s --check-prefix=ASSERT
-// CHECK: zymase-gpu: launch of kernel '_Z4fillPi': a block of 2048 x 1 x 1 threads (the limit is 1024, and 64 in z)
+// CHECK: zymase-gpu: launch of kernel 'fill(int*)': a block of 2048 x 1 x 1 threads (the limit is 1024, and 64 in z)
 // CHECK: block 2048: invalid configuration argument
-// CHECK: zymase-gpu: launch of kernel '_Z4fillPi': 65536 bytes of shared memory per block (0 static, 65536 dynamic; the limit is 49152)
+// CHECK: zymase-gpu: launch of kernel 'fill(int*)': 65536 bytes of shared memory per block (0 static, 65536 dynamic; the limit is 49152)
 // CHECK: too much shared memory: invalid argument
 // CHECK: opted in: no error, 64
-// CHECK: zymase-gpu: launch of kernel '_Z4fillPi': empty grid or block
+// CHECK: zymase-gpu: launch of kernel 'fill(int*)': empty grid or block
 // CHECK: empty grid: invalid configuration argument
 // CHECK: last error cleared: no error
-// ASSERT: launch-errors.cu:[[#]]: void check_positive(const int *): block [1,0,0], thread [3,0,0] Assertion `x[blockIdx.x * blockDim.x + threadIdx.x] > 0` failed (kernel '_Z14check_positivePKi')
+// ASSERT: launch-errors.cu:[[#]]: void check_positive(const int *): block [1,0,0], thread [3,0,0] Assertion `x[blockIdx.x * blockDim.x + threadIdx.x] > 0` failed (kernel 'check_positive(int const*)')
 #include "gpu-check.h"
 #include <cassert>
 #include <cstring>
