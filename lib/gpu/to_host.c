@@ -314,8 +314,11 @@ static void register_module(LLVMModuleRef m, unsigned long long shared) {
   LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0);
   LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
   LLVMTypeRef void_ty = LLVMVoidTypeInContext(c);
-  LLVMTypeRef reg_params[3] = {ptr, ptr, i64};
-  LLVMTypeRef reg_ty = LLVMFunctionType(void_ty, reg_params, 3, 0);
+  LLVMTypeRef reg_params[4] = {ptr, ptr, ptr, i64};
+  LLVMTypeRef reg_ty = LLVMFunctionType(void_ty, reg_params, 4, 0);
+  /* The translation unit's identity, which its host side registers as
+   * its fat binary: names are looked up within one unit. */
+  LLVMValueRef unit = cstring(m, zy_opt_gpu_module_id());
   LLVMValueRef reg_kernel =
       runtime_decl(m, "__zy_gpu_register_kernel", reg_ty, 0);
   LLVMValueRef reg_var = runtime_decl(m, "__zy_gpu_register_var", reg_ty, 0);
@@ -328,9 +331,9 @@ static void register_module(LLVMModuleRef m, unsigned long long shared) {
        fn = LLVMGetNextFunction(fn)) {
     if (LLVMIsDeclaration(fn) || !is_kernel(m, fn))
       continue;
-    LLVMValueRef args[3] = {cstring(m, LLVMGetValueName(fn)),
+    LLVMValueRef args[4] = {unit, cstring(m, LLVMGetValueName(fn)),
                             kernel_entry(m, fn), LLVMConstInt(i64, shared, 0)};
-    LLVMBuildCall2(b, reg_ty, reg_kernel, args, 3, "");
+    LLVMBuildCall2(b, reg_ty, reg_kernel, args, 4, "");
   }
   LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
   for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
@@ -341,11 +344,10 @@ static void register_module(LLVMModuleRef m, unsigned long long shared) {
     /* __constant__ memory is written by cudaMemcpyToSymbol. */
     if (LLVMIsExternallyInitialized(g))
       LLVMSetGlobalConstant(g, 0);
-    LLVMValueRef args[3] = {
-        cstring(m, LLVMGetValueName(g)), g,
+    LLVMValueRef args[4] = {
+        unit, cstring(m, LLVMGetValueName(g)), LLVMConstAddrSpaceCast(g, ptr),
         LLVMConstInt(i64, LLVMABISizeOfType(td, LLVMGlobalGetValueType(g)), 0)};
-    args[1] = LLVMConstAddrSpaceCast(g, ptr);
-    LLVMBuildCall2(b, reg_ty, reg_var, args, 3, "");
+    LLVMBuildCall2(b, reg_ty, reg_var, args, 4, "");
   }
   LLVMBuildRetVoid(b);
   LLVMDisposeBuilder(b);

@@ -42,7 +42,15 @@ static cl::opt<bool> GpuSanitizeThread(
     cl::desc("zymase-gpu-to-host: mark the device functions for "
              "ThreadSanitizer (-fsanitize=thread instruments them)"));
 
+static cl::opt<std::string> GpuModuleId(
+    "zymase-gpu-module-id", cl::init(""),
+    cl::desc("zymase-gpu-to-host: the identity of the translation unit, "
+             "which its host side embeds as its fat binary"));
+
 extern "C" int zy_opt_gpu_sanitize_thread(void) { return GpuSanitizeThread; }
+extern "C" const char *zy_opt_gpu_module_id(void) {
+  return GpuModuleId.c_str();
+}
 extern "C" int zy_opt_print_gradient(void) { return PrintGradient; }
 extern "C" int zy_opt_preopt(void) { return !NoPreopt; }
 extern "C" int zy_opt_postopt(void) { return !NoPostopt; }

@@ -39,10 +39,10 @@ static cudaError_t ret(cudaError_t e) {
 
 typedef struct Name {
   const void *key; /* host stub or host shadow variable */
-  const char *name;
+  const char *unit, *name;
 } Name;
 typedef struct Var {
-  const char *name;
+  const char *unit, *name;
   void *addr;
   uint64_t size;
 } Var;
@@ -66,49 +66,56 @@ static void *grow(void *p, size_t n, size_t size) {
 extern char *__cxa_demangle(const char *name, char *buf, size_t *n,
                             int *status) __attribute__((weak));
 
-void __zy_gpu_register_kernel(const char *name, void (*entry)(void **),
-                              uint64_t static_shared) {
+/* The same unit: an empty or missing identity matches any. */
+static int same_unit(const char *a, const char *b) {
+  return !a || !b || !*a || !*b || !strcmp(a, b);
+}
+
+void __zy_gpu_register_kernel(const char *unit, const char *name,
+                              void (*entry)(void **), uint64_t static_shared) {
   int status = -1;
   char *display = __cxa_demangle ? __cxa_demangle(name, NULL, NULL, &status)
                                  : NULL;
   pthread_mutex_lock(&reg_mu);
   kernels = grow(kernels, nkernels, sizeof *kernels);
   kernels[nkernels++] =
-      (ZgKernel){name, display && !status ? display : name, entry,
+      (ZgKernel){unit, name, display && !status ? display : name, entry,
                  static_shared, 0};
   pthread_mutex_unlock(&reg_mu);
 }
 
-void __zy_gpu_register_var(const char *name, void *addr, uint64_t size) {
+void __zy_gpu_register_var(const char *unit, const char *name, void *addr,
+                           uint64_t size) {
   pthread_mutex_lock(&reg_mu);
   vars = grow(vars, nvars, sizeof *vars);
-  vars[nvars++] = (Var){name, addr, size};
+  vars[nvars++] = (Var){unit, name, addr, size};
   pthread_mutex_unlock(&reg_mu);
 }
 
-ZgKernel *zg_kernel_named(const char *name) {
+ZgKernel *zg_kernel_named(const char *unit, const char *name) {
   ZgKernel *k = NULL;
   pthread_mutex_lock(&reg_mu);
   for (size_t i = 0; i < nkernels && !k; i++)
-    if (!strcmp(kernels[i].name, name))
+    if (!strcmp(kernels[i].name, name) && same_unit(kernels[i].unit, unit))
       k = &kernels[i];
   pthread_mutex_unlock(&reg_mu);
   return k;
 }
 
-static const char *name_of(Name *tab, size_t n, const void *key) {
-  const char *s = NULL;
+static const Name *name_of(Name *tab, size_t n, const void *key) {
+  const Name *s = NULL;
   pthread_mutex_lock(&reg_mu);
   for (size_t i = 0; i < n && !s; i++)
     if (tab[i].key == key)
-      s = tab[i].name;
+      s = &tab[i];
   pthread_mutex_unlock(&reg_mu);
   return s;
 }
 
 static ZgKernel *kernel_of(const void *stub) {
-  const char *name = name_of(funcs, nfuncs, stub);
-  ZgKernel *k = name ? zg_kernel_named(name) : NULL;
+  const Name *n = name_of(funcs, nfuncs, stub);
+  const char *name = n ? n->name : NULL;
+  ZgKernel *k = name ? zg_kernel_named(n->unit, name) : NULL;
   if (name && !k)
     fprintf(stderr,
             "zymase-gpu: kernel '%s' has no CPU version (was its file "
@@ -118,18 +125,34 @@ static ZgKernel *kernel_of(const void *stub) {
 }
 
 static Var *var_of(const void *shadow) {
-  const char *name = name_of(hvars, nhvars, shadow);
+  const Name *n = name_of(hvars, nhvars, shadow);
   Var *v = NULL;
   pthread_mutex_lock(&reg_mu);
-  for (size_t i = 0; name && i < nvars && !v; i++)
-    if (!strcmp(vars[i].name, name))
+  for (size_t i = 0; n && i < nvars && !v; i++)
+    if (!strcmp(vars[i].name, n->name) && same_unit(vars[i].unit, n->unit))
       v = &vars[i];
   pthread_mutex_unlock(&reg_mu);
   return v;
 }
 
-static int fatbin_handle;
-void **__cudaRegisterFatBinary(void *fatbin) { return (void **)&fatbin_handle; }
+/* The handle of a translation unit's registrations holds its identity,
+ * the string zymase-clang --gpu-on-cpu embeds as its fat binary (clang's
+ * wrapper: magic, version, data, unused). */
+typedef struct FatbinWrapper {
+  int magic, version;
+  const char *data;
+  void *unused;
+} FatbinWrapper;
+
+void **__cudaRegisterFatBinary(void *fatbin) {
+  const FatbinWrapper *w = fatbin;
+  const char **handle = malloc(sizeof *handle);
+  if (!handle)
+    zg_fatal("out of memory registering kernels");
+  *handle = w && w->data && !strncmp(w->data, "zymase-gpu:", 11) ? w->data
+                                                                 : NULL;
+  return (void **)handle;
+}
 void __cudaRegisterFatBinaryEnd(void **h) {}
 void __cudaUnregisterFatBinary(void **h) {}
 
@@ -139,7 +162,7 @@ int __cudaRegisterFunction(void **h, const void *stub, char *device_fun,
                            int *wsize) {
   pthread_mutex_lock(&reg_mu);
   funcs = grow(funcs, nfuncs, sizeof *funcs);
-  funcs[nfuncs++] = (Name){stub, device_name};
+  funcs[nfuncs++] = (Name){stub, h ? *(const char **)h : NULL, device_name};
   pthread_mutex_unlock(&reg_mu);
   return 0;
 }
@@ -149,7 +172,7 @@ void __cudaRegisterVar(void **h, char *shadow, char *device_addr,
                        int constant, int global) {
   pthread_mutex_lock(&reg_mu);
   hvars = grow(hvars, nhvars, sizeof *hvars);
-  hvars[nhvars++] = (Name){shadow, device_name};
+  hvars[nhvars++] = (Name){shadow, h ? *(const char **)h : NULL, device_name};
   pthread_mutex_unlock(&reg_mu);
 }
 

@@ -60,13 +60,15 @@ void __zy_gpu_assertfail(const char *msg, const char *file, unsigned line,
                          const char *func, size_t charsize);
 
 /* --- Called by the constructor of each retargeted module. ------------- */
-/* Kernel `name` (mangled, as the host side registers it): `entry(args)`
- * runs one GPU thread, args[i] pointing to the i-th argument; the
- * module's __shared__ variables take `static_shared` bytes. */
-void __zy_gpu_register_kernel(const char *name, void (*entry)(void **),
-                              uint64_t static_shared);
-/* Device variable (__device__, __constant__) `name` at `addr`. */
-void __zy_gpu_register_var(const char *name, void *addr, uint64_t size);
+/* Kernel `name` (mangled, as the host side registers it) of translation
+ * unit `unit` (the string its host side embeds as its fat binary):
+ * `entry(args)` runs one GPU thread, args[i] pointing to the i-th
+ * argument; the unit's __shared__ variables take `static_shared` bytes. */
+void __zy_gpu_register_kernel(const char *unit, const char *name,
+                              void (*entry)(void **), uint64_t static_shared);
+/* Device variable (__device__, __constant__) `name` of `unit` at `addr`. */
+void __zy_gpu_register_var(const char *unit, const char *name, void *addr,
+                           uint64_t size);
 
 /* --- Inside the runtime. ---------------------------------------------- */
 typedef struct ZgDim3 {
@@ -74,6 +76,7 @@ typedef struct ZgDim3 {
 } ZgDim3;
 
 typedef struct ZgKernel {
+  const char *unit;    /* translation unit                        */
   const char *name;    /* mangled, as registered                  */
   const char *display; /* demangled when the C++ runtime can, for messages */
   void (*entry)(void **);
@@ -81,8 +84,9 @@ typedef struct ZgKernel {
   uint64_t max_dynamic_shared; /* cudaFuncSetAttribute */
 } ZgKernel;
 
-/* The kernel registered as `name`, or NULL. */
-ZgKernel *zg_kernel_named(const char *name);
+/* The kernel registered as `name` by `unit` (any unit when NULL), or
+ * NULL. */
+ZgKernel *zg_kernel_named(const char *unit, const char *name);
 /* Runs the grid to completion.  Returns 0, or a CUDA error code after
  * printing why (a launch that breaks the GPU's rules). */
 int zg_launch(ZgKernel *k, ZgDim3 grid, ZgDim3 block, size_t dyn_shared,

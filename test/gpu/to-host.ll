@@ -6,7 +6,7 @@
 ; __constant__ memory writable, every definition internal, and a
 ; constructor registers kernels and variables.  The module gets the host's
 ; triple.
-; RUN: %opt -passes=zymase-gpu-to-host %s -S | %FileCheck %s
+; RUN: %opt -passes=zymase-gpu-to-host -zymase-gpu-module-id=unit-7 %s -S | %FileCheck %s
 target datalayout = "e-p6:32:32-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
@@ -22,6 +22,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-DAG: @coef = internal addrspace(4) externally_initialized global [4 x double]
 ; CHECK-DAG: @count = internal addrspace(1) externally_initialized global i32 0
 ; CHECK-DAG: @llvm.global_ctors = {{.*}} @__zy_gpu_register
+; CHECK-DAG: = private unnamed_addr constant [7 x i8] c"unit-7\00"
 
 ; CHECK-LABEL: define internal void @k(
 ; CHECK-DAG: %small = call ptr addrspace(3) @__zy_gpu_shared(i64 0)
@@ -55,10 +56,10 @@ define void @old_style(ptr %x) {
 ; CHECK: declare void @__zy_gpu_barrier_n(i32) #[[SYNC:[0-9]+]]
 
 ; CHECK-LABEL: define internal void @__zy_gpu_register()
-; CHECK: call void @__zy_gpu_register_kernel(ptr @{{.*}}, ptr @__zy_gpu_entry.k, i64 88)
-; CHECK: call void @__zy_gpu_register_kernel(ptr @{{.*}}, ptr @__zy_gpu_entry.old_style, i64 88)
-; CHECK: call void @__zy_gpu_register_var(ptr @{{.*}}, ptr addrspacecast (ptr addrspace(4) @coef to ptr), i64 32)
-; CHECK: call void @__zy_gpu_register_var(ptr @{{.*}}, ptr addrspacecast (ptr addrspace(1) @count to ptr), i64 4)
+; CHECK: call void @__zy_gpu_register_kernel(ptr @[[UNIT:[^,]+]], ptr @{{.*}}, ptr @__zy_gpu_entry.k, i64 88)
+; CHECK: call void @__zy_gpu_register_kernel(ptr @[[UNIT]], ptr @{{.*}}, ptr @__zy_gpu_entry.old_style, i64 88)
+; CHECK: call void @__zy_gpu_register_var(ptr @[[UNIT]], ptr @{{.*}}, ptr addrspacecast (ptr addrspace(4) @coef to ptr), i64 32)
+; CHECK: call void @__zy_gpu_register_var(ptr @[[UNIT]], ptr @{{.*}}, ptr addrspacecast (ptr addrspace(1) @count to ptr), i64 4)
 
 ; CHECK-LABEL: define internal void @__zy_gpu_entry.k(ptr %0)
 ; CHECK: %[[A0:[0-9]+]] = load ptr, ptr
