@@ -307,6 +307,38 @@ static LLVMValueRef kernel_entry(LLVMModuleRef m, LLVMValueRef k) {
   return e;
 }
 
+/* Whether `fn`, or a function it calls, synchronizes threads (calls a
+ * convergent runtime function: a barrier, a warp operation); an indirect
+ * call counts as one.  `seen` holds the functions visited. */
+static int synchronizes(LLVMValueRef fn, LLVMValueRef *seen, unsigned *nseen,
+                        unsigned cap) {
+  for (unsigned i = 0; i < *nseen; i++)
+    if (seen[i] == fn)
+      return 0;
+  if (*nseen == cap)
+    return 1;
+  seen[(*nseen)++] = fn;
+  unsigned convergent = LLVMGetEnumAttributeKindForName("convergent", 10);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      if (!LLVMIsACallInst(i) && !LLVMIsAInvokeInst(i))
+        continue;
+      LLVMValueRef callee = LLVMGetCalledValue(i);
+      if (!LLVMIsAFunction(callee))
+        return 1;
+      if (LLVMIsDeclaration(callee)) {
+        if (LLVMGetEnumAttributeAtIndex(callee, LLVMAttributeFunctionIndex,
+                                        convergent) &&
+            !strncmp(LLVMGetValueName(callee), "__zy_gpu_", 9))
+          return 1;
+      } else if (synchronizes(callee, seen, nseen, cap))
+        return 1;
+    }
+  return 0;
+}
+
 /* Step 4: kernels become C functions with entries, and a constructor
  * registers them and the device variables with the runtime. */
 static void register_module(LLVMModuleRef m, unsigned long long shared) {
@@ -314,13 +346,14 @@ static void register_module(LLVMModuleRef m, unsigned long long shared) {
   LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0);
   LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
   LLVMTypeRef void_ty = LLVMVoidTypeInContext(c);
-  LLVMTypeRef reg_params[4] = {ptr, ptr, ptr, i64};
+  LLVMTypeRef reg_params[5] = {ptr, ptr, ptr, i64, i64};
   LLVMTypeRef reg_ty = LLVMFunctionType(void_ty, reg_params, 4, 0);
+  LLVMTypeRef reg_kernel_ty = LLVMFunctionType(void_ty, reg_params, 5, 0);
   /* The translation unit's identity, which its host side registers as
    * its fat binary: names are looked up within one unit. */
   LLVMValueRef unit = cstring(m, zy_opt_gpu_module_id());
   LLVMValueRef reg_kernel =
-      runtime_decl(m, "__zy_gpu_register_kernel", reg_ty, 0);
+      runtime_decl(m, "__zy_gpu_register_kernel", reg_kernel_ty, 0);
   LLVMValueRef reg_var = runtime_decl(m, "__zy_gpu_register_var", reg_ty, 0);
   LLVMValueRef ctor = LLVMAddFunction(m, "__zy_gpu_register",
                                       LLVMFunctionType(void_ty, NULL, 0, 0));
@@ -331,9 +364,13 @@ static void register_module(LLVMModuleRef m, unsigned long long shared) {
        fn = LLVMGetNextFunction(fn)) {
     if (LLVMIsDeclaration(fn) || !is_kernel(m, fn))
       continue;
-    LLVMValueRef args[4] = {unit, cstring(m, LLVMGetValueName(fn)),
-                            kernel_entry(m, fn), LLVMConstInt(i64, shared, 0)};
-    LLVMBuildCall2(b, reg_ty, reg_kernel, args, 4, "");
+    LLVMValueRef seen[1024];
+    unsigned nseen = 0;
+    int sync = synchronizes(fn, seen, &nseen, 1024);
+    LLVMValueRef args[5] = {unit, cstring(m, LLVMGetValueName(fn)),
+                            kernel_entry(m, fn), LLVMConstInt(i64, shared, 0),
+                            LLVMConstInt(i64, sync, 0)};
+    LLVMBuildCall2(b, reg_kernel_ty, reg_kernel, args, 5, "");
   }
   LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
   for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {

@@ -72,7 +72,8 @@ static int same_unit(const char *a, const char *b) {
 }
 
 void __zy_gpu_register_kernel(const char *unit, const char *name,
-                              void (*entry)(void **), uint64_t static_shared) {
+                              void (*entry)(void **), uint64_t static_shared,
+                              uint64_t synchronizes) {
   int status = -1;
   char *display = __cxa_demangle ? __cxa_demangle(name, NULL, NULL, &status)
                                  : NULL;
@@ -80,7 +81,7 @@ void __zy_gpu_register_kernel(const char *unit, const char *name,
   kernels = grow(kernels, nkernels, sizeof *kernels);
   kernels[nkernels++] =
       (ZgKernel){unit, name, display && !status ? display : name, entry,
-                 static_shared, 0};
+                 static_shared, 0, synchronizes != 0};
   pthread_mutex_unlock(&reg_mu);
 }
 

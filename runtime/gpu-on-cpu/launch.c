@@ -396,6 +396,31 @@ static void next_block(Group *g) {
   }
 }
 
+/* ZYMASE_GPU_FAST=1: a kernel that synchronizes nothing runs each
+ * block's threads one after another on one OS thread per group (a valid
+ * schedule; races between threads of one block no longer show). */
+static int fast_mode(void) {
+  const char *env = getenv("ZYMASE_GPU_FAST");
+  return env && *env == '1';
+}
+
+static void *serial_main(void *arg) {
+  Thread *t = arg; /* the group's first thread; the others follow it */
+  Group *g = t->g;
+  Launch *L = g->L;
+  for (;;) {
+    next_block(g);
+    if (g->block >= L->nblocks)
+      break;
+    for (unsigned j = 0; j < g->nthreads; j++) {
+      self = &t[j];
+      L->k->entry(L->args);
+    }
+  }
+  self = NULL;
+  return NULL;
+}
+
 static void *thread_main(void *arg) {
   Thread *t = arg;
   Group *g = t->g;
@@ -519,13 +544,16 @@ int zg_launch(ZgKernel *k, ZgDim3 grid, ZgDim3 block, size_t dyn,
       t->warp = j / ZG_WARP;
     }
   }
-  for (size_t i = 0; i < (size_t)ng * nthreads; i++) {
-    int err = pthread_create(&ids[i], &attr, thread_main, &threads[i]);
+  int serial = !k->synchronizes && fast_mode();
+  size_t step = serial ? nthreads : 1;
+  for (size_t i = 0; i < (size_t)ng * nthreads; i += step) {
+    int err = pthread_create(&ids[i], &attr, serial ? serial_main : thread_main,
+                             &threads[i]);
     if (err)
       zg_fatal("cannot start the %llu threads of kernel '%s': %s",
                (unsigned long long)ng * nthreads, k->display, strerror(err));
   }
-  for (size_t i = 0; i < (size_t)ng * nthreads; i++)
+  for (size_t i = 0; i < (size_t)ng * nthreads; i += step)
     pthread_join(ids[i], NULL);
   pthread_attr_destroy(&attr);
   for (unsigned i = 0; i < ng; i++)

@@ -63,9 +63,12 @@ void __zy_gpu_assertfail(const char *msg, const char *file, unsigned line,
 /* Kernel `name` (mangled, as the host side registers it) of translation
  * unit `unit` (the string its host side embeds as its fat binary):
  * `entry(args)` runs one GPU thread, args[i] pointing to the i-th
- * argument; the unit's __shared__ variables take `static_shared` bytes. */
+ * argument; the unit's __shared__ variables take `static_shared` bytes;
+ * `synchronizes` is 0 when the kernel calls no barrier or warp
+ * operation. */
 void __zy_gpu_register_kernel(const char *unit, const char *name,
-                              void (*entry)(void **), uint64_t static_shared);
+                              void (*entry)(void **), uint64_t static_shared,
+                              uint64_t synchronizes);
 /* Device variable (__device__, __constant__) `name` of `unit` at `addr`. */
 void __zy_gpu_register_var(const char *unit, const char *name, void *addr,
                            uint64_t size);
@@ -82,6 +85,7 @@ typedef struct ZgKernel {
   void (*entry)(void **);
   uint64_t static_shared;
   uint64_t max_dynamic_shared; /* cudaFuncSetAttribute */
+  int synchronizes;            /* calls barriers or warp operations */
 } ZgKernel;
 
 /* The kernel registered as `name` by `unit` (any unit when NULL), or

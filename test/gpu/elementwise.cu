@@ -1,9 +1,12 @@
 // Elementwise kernels: a 1-D map with a bounds check, a grid-stride loop
 // over more elements than threads, 2-D and 3-D launches (dim3, all index
-// components), and several kernels in sequence; compared with serial code.
+// components), and several kernels in sequence; compared with serial code,
+// also with ZYMASE_GPU_FAST=1 (kernels without barriers run each block's
+// threads one after another).
 // REQUIRES: cuda
 // RUN: %gpu-clang -O0 %s -o %t0 && %t0
 // RUN: %gpu-clang -O2 %s -o %t2 && %t2
+// RUN: env ZYMASE_GPU_FAST=1 %t2
 #include "gpu-check.h"
 
 __global__ void saxpy(int n, float a, const float *x, float *y) {

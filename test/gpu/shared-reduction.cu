@@ -1,10 +1,12 @@
 // Block reductions through static __shared__ memory: a tree reduction with
 // __syncthreads between levels (each block its own shared array, several
 // blocks at once), __syncthreads_count/_and/_or, and a __device__ helper
-// that uses the shared array too; compared with serial sums.
+// that uses the shared array too; compared with serial sums, also with
+// ZYMASE_GPU_FAST=1 (which leaves kernels with barriers threaded).
 // REQUIRES: cuda
 // RUN: %gpu-clang -O0 %s -o %t0 && %t0
 // RUN: %gpu-clang -O2 %s -o %t2 && %t2
+// RUN: env ZYMASE_GPU_FAST=1 %t2
 #include "gpu-check.h"
 
 #define BLOCK 256

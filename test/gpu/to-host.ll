@@ -53,11 +53,18 @@ define void @old_style(ptr %x) {
   ret void
 }
 
+; A kernel that synchronizes nothing is registered as such (flag 0).
+define ptx_kernel void @plain(ptr %o) {
+  store i32 1, ptr %o, align 4
+  ret void
+}
+
 ; CHECK: declare void @__zy_gpu_barrier_n(i32) #[[SYNC:[0-9]+]]
 
 ; CHECK-LABEL: define internal void @__zy_gpu_register()
-; CHECK: call void @__zy_gpu_register_kernel(ptr @[[UNIT:[^,]+]], ptr @{{.*}}, ptr @__zy_gpu_entry.k, i64 88)
-; CHECK: call void @__zy_gpu_register_kernel(ptr @[[UNIT]], ptr @{{.*}}, ptr @__zy_gpu_entry.old_style, i64 88)
+; CHECK: call void @__zy_gpu_register_kernel(ptr @[[UNIT:[^,]+]], ptr @{{.*}}, ptr @__zy_gpu_entry.k, i64 88, i64 1)
+; CHECK: call void @__zy_gpu_register_kernel(ptr @[[UNIT]], ptr @{{.*}}, ptr @__zy_gpu_entry.old_style, i64 88, i64 1)
+; CHECK: call void @__zy_gpu_register_kernel(ptr @[[UNIT]], ptr @{{.*}}, ptr @__zy_gpu_entry.plain, i64 88, i64 0)
 ; CHECK: call void @__zy_gpu_register_var(ptr @[[UNIT]], ptr @{{.*}}, ptr addrspacecast (ptr addrspace(4) @coef to ptr), i64 32)
 ; CHECK: call void @__zy_gpu_register_var(ptr @[[UNIT]], ptr @{{.*}}, ptr addrspacecast (ptr addrspace(1) @count to ptr), i64 4)
 
