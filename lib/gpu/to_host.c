@@ -41,8 +41,7 @@ static void gpu_error(LLVMValueRef fn, LLVMValueRef inst, const char *fmt,
   vsnprintf(what, sizeof what, fmt, ap);
   va_end(ap);
   if (fn)
-    snprintf(msg, sizeof msg,
-             "[zymase:gpu] '%s': %s (in GPU-on-CPU mode)",
+    snprintf(msg, sizeof msg, "[zymase:gpu] '%s': %s (in GPU-on-CPU mode)",
              LLVMGetValueName(fn), what);
   else
     snprintf(msg, sizeof msg, "[zymase:gpu] %s (in GPU-on-CPU mode)", what);
@@ -116,8 +115,7 @@ static void map_intrinsics(LLVMModuleRef m) {
     if (!row) {
       LLVMValueRef call = first_call(fn);
       if (!strncmp(name, "llvm.nvvm.", 10) && call)
-        gpu_error(inst_function(call), call,
-                  "%s has no CPU version", name);
+        gpu_error(inst_function(call), call, "%s has no CPU version", name);
       continue;
     }
     LLVMValueRef rt =
@@ -146,8 +144,7 @@ static void check_bodies(LLVMModuleRef m) {
          bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
            i = LLVMGetNextInstruction(i)) {
-        if (!LLVMIsACallInst(i) ||
-            !LLVMIsAInlineAsm(LLVMGetCalledValue(i)))
+        if (!LLVMIsACallInst(i) || !LLVMIsAInlineAsm(LLVMGetCalledValue(i)))
           continue;
         size_t len;
         const char *asm_text =
@@ -246,7 +243,8 @@ static unsigned long long lower_shared(LLVMModuleRef m) {
     for (unsigned j = 0; j < nu; j++) {
       LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(users[j]);
       LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(entry));
-      LLVMValueRef off = LLVMConstInt(i64, offset[k] == ~0ULL ? dyn : offset[k], 0);
+      LLVMValueRef off =
+          LLVMConstInt(i64, offset[k] == ~0ULL ? dyn : offset[k], 0);
       LLVMValueRef p = LLVMBuildCall2(b, fty, get, &off, 1, "");
       LLVMSetValueName2(p, LLVMGetValueName(g), strlen(LLVMGetValueName(g)));
       zy_llvm_replace_uses_in(g, p, users[j]);

@@ -63,8 +63,8 @@ static void *grow(void *p, size_t n, size_t size) {
 }
 
 /* libstdc++'s demangler, when the program links it (CUDA programs are C++). */
-extern char *__cxa_demangle(const char *name, char *buf, size_t *n,
-                            int *status) __attribute__((weak));
+extern char *__cxa_demangle(const char *name, char *buf, size_t *n, int *status)
+    __attribute__((weak));
 
 /* The same unit: an empty or missing identity matches any. */
 static int same_unit(const char *a, const char *b) {
@@ -75,13 +75,17 @@ void __zy_gpu_register_kernel(const char *unit, const char *name,
                               void (*entry)(void **), uint64_t static_shared,
                               uint64_t synchronizes) {
   int status = -1;
-  char *display = __cxa_demangle ? __cxa_demangle(name, NULL, NULL, &status)
-                                 : NULL;
+  char *display =
+      __cxa_demangle ? __cxa_demangle(name, NULL, NULL, &status) : NULL;
   pthread_mutex_lock(&reg_mu);
   kernels = grow(kernels, nkernels, sizeof *kernels);
-  kernels[nkernels++] =
-      (ZgKernel){unit, name, display && !status ? display : name, entry,
-                 static_shared, 0, synchronizes != 0};
+  kernels[nkernels++] = (ZgKernel){unit,
+                                   name,
+                                   display && !status ? display : name,
+                                   entry,
+                                   static_shared,
+                                   0,
+                                   synchronizes != 0};
   pthread_mutex_unlock(&reg_mu);
 }
 
@@ -150,17 +154,16 @@ void **__cudaRegisterFatBinary(void *fatbin) {
   const char **handle = malloc(sizeof *handle);
   if (!handle)
     zg_fatal("out of memory registering kernels");
-  *handle = w && w->data && !strncmp(w->data, "zymase-gpu:", 11) ? w->data
-                                                                 : NULL;
+  *handle =
+      w && w->data && !strncmp(w->data, "zymase-gpu:", 11) ? w->data : NULL;
   return (void **)handle;
 }
 void __cudaRegisterFatBinaryEnd(void **h) {}
 void __cudaUnregisterFatBinary(void **h) {}
 
 int __cudaRegisterFunction(void **h, const void *stub, char *device_fun,
-                           const char *device_name, int thread_limit,
-                           void *tid, void *bid, void *bdim, void *gdim,
-                           int *wsize) {
+                           const char *device_name, int thread_limit, void *tid,
+                           void *bid, void *bdim, void *gdim, int *wsize) {
   pthread_mutex_lock(&reg_mu);
   funcs = grow(funcs, nfuncs, sizeof *funcs);
   funcs[nfuncs++] = (Name){stub, h ? *(const char **)h : NULL, device_name};
@@ -269,8 +272,10 @@ static cudaError_t symbol(const void *sym, size_t count, size_t offset,
                           char **addr) {
   Var *v = var_of(sym);
   if (!v) {
-    fprintf(stderr, "zymase-gpu: %p is not a registered __device__ or "
-                    "__constant__ variable\n", sym);
+    fprintf(stderr,
+            "zymase-gpu: %p is not a registered __device__ or "
+            "__constant__ variable\n",
+            sym);
     return ret(cudaErrorInvalidSymbol);
   }
   if (offset > v->size || count > v->size - offset)
@@ -388,27 +393,45 @@ cudaError_t cudaPeekAtLastError(void) { return last_error; }
 
 const char *cudaGetErrorName(cudaError_t e) {
   switch (e) {
-  case cudaSuccess: return "cudaSuccess";
-  case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
-  case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
-  case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
-  case cudaErrorInvalidSymbol: return "cudaErrorInvalidSymbol";
-  case cudaErrorInvalidDeviceFunction: return "cudaErrorInvalidDeviceFunction";
-  case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
-  case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
-  default: return "cudaErrorUnknown";
+  case cudaSuccess:
+    return "cudaSuccess";
+  case cudaErrorInvalidValue:
+    return "cudaErrorInvalidValue";
+  case cudaErrorMemoryAllocation:
+    return "cudaErrorMemoryAllocation";
+  case cudaErrorInvalidConfiguration:
+    return "cudaErrorInvalidConfiguration";
+  case cudaErrorInvalidSymbol:
+    return "cudaErrorInvalidSymbol";
+  case cudaErrorInvalidDeviceFunction:
+    return "cudaErrorInvalidDeviceFunction";
+  case cudaErrorInvalidDevice:
+    return "cudaErrorInvalidDevice";
+  case cudaErrorInvalidResourceHandle:
+    return "cudaErrorInvalidResourceHandle";
+  default:
+    return "cudaErrorUnknown";
   }
 }
 const char *cudaGetErrorString(cudaError_t e) {
   switch (e) {
-  case cudaSuccess: return "no error";
-  case cudaErrorInvalidValue: return "invalid argument";
-  case cudaErrorMemoryAllocation: return "out of memory";
-  case cudaErrorInvalidConfiguration: return "invalid configuration argument";
-  case cudaErrorInvalidSymbol: return "invalid device symbol";
-  case cudaErrorInvalidDeviceFunction: return "invalid device function";
-  case cudaErrorInvalidDevice: return "invalid device ordinal";
-  case cudaErrorInvalidResourceHandle: return "invalid resource handle";
-  default: return "unknown error";
+  case cudaSuccess:
+    return "no error";
+  case cudaErrorInvalidValue:
+    return "invalid argument";
+  case cudaErrorMemoryAllocation:
+    return "out of memory";
+  case cudaErrorInvalidConfiguration:
+    return "invalid configuration argument";
+  case cudaErrorInvalidSymbol:
+    return "invalid device symbol";
+  case cudaErrorInvalidDeviceFunction:
+    return "invalid device function";
+  case cudaErrorInvalidDevice:
+    return "invalid device ordinal";
+  case cudaErrorInvalidResourceHandle:
+    return "invalid resource handle";
+  default:
+    return "unknown error";
   }
 }

@@ -140,11 +140,16 @@ static float zg_divf(float a, float b) { return a / b; }
 static double zg_mul(double a, double b) { return a * b; }
 static float zg_mulf(float a, float b) { return a * b; }
 
-#define ZG_F1(f, T) T __nv_##f(T x) { return f(x); }
-#define ZG_F2(f, T) T __nv_##f(T x, T y) { return f(x, y); }
-#define ZG_F3(f, T) T __nv_##f(T x, T y, T z) { return f(x, y, z); }
-#define ZG_ALIAS1(nv, f, T) T __nv_##nv(T x) { return f(x); }
-#define ZG_ALIAS2(nv, f, T) T __nv_##nv(T x, T y) { return f(x, y); }
+#define ZG_F1(f, T)                                                            \
+  T __nv_##f(T x) { return f(x); }
+#define ZG_F2(f, T)                                                            \
+  T __nv_##f(T x, T y) { return f(x, y); }
+#define ZG_F3(f, T)                                                            \
+  T __nv_##f(T x, T y, T z) { return f(x, y, z); }
+#define ZG_ALIAS1(nv, f, T)                                                    \
+  T __nv_##nv(T x) { return f(x); }
+#define ZG_ALIAS2(nv, f, T)                                                    \
+  T __nv_##nv(T x, T y) { return f(x, y); }
 #include "libdevice.def"
 
 void __nv_sincos(double x, double *s, double *c) { *s = sin(x), *c = cos(x); }

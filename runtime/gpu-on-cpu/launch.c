@@ -86,8 +86,8 @@ const char *zg_current_kernel(void) {
 static const char *where(Thread *t) {
   static __thread char buf[600];
   snprintf(buf, sizeof buf, "kernel '%s', block (%u,%u,%u), thread (%u,%u,%u)",
-           t->g->L->k->display, t->g->ctaid.x, t->g->ctaid.y, t->g->ctaid.z, t->x,
-           t->y, t->z);
+           t->g->L->k->display, t->g->ctaid.x, t->g->ctaid.y, t->g->ctaid.z,
+           t->x, t->y, t->z);
   return buf;
 }
 
@@ -113,7 +113,9 @@ unsigned __zy_gpu_warpsize(void) { return ZG_WARP; }
 unsigned __zy_gpu_laneid(void) { return me()->lane; }
 unsigned __zy_gpu_lanemask_eq(void) { return 1u << me()->lane; }
 unsigned __zy_gpu_lanemask_lt(void) { return (1u << me()->lane) - 1; }
-unsigned __zy_gpu_lanemask_le(void) { return __zy_gpu_lanemask_lt() | __zy_gpu_lanemask_eq(); }
+unsigned __zy_gpu_lanemask_le(void) {
+  return __zy_gpu_lanemask_lt() | __zy_gpu_lanemask_eq();
+}
 unsigned __zy_gpu_lanemask_gt(void) { return ~__zy_gpu_lanemask_le(); }
 unsigned __zy_gpu_lanemask_ge(void) { return ~__zy_gpu_lanemask_lt(); }
 
@@ -199,7 +201,9 @@ int __zy_gpu_barrier_or(int p) { return block_barrier(SITE, p, 3); }
 unsigned __zy_gpu_barrier_red_popc(unsigned id, bool p) {
   return block_barrier(SITE, p, 1);
 }
-bool __zy_gpu_barrier_red_and(unsigned id, bool p) { return block_and(SITE, p); }
+bool __zy_gpu_barrier_red_and(unsigned id, bool p) {
+  return block_and(SITE, p);
+}
 bool __zy_gpu_barrier_red_or(unsigned id, bool p) {
   return block_barrier(SITE, p, 3);
 }
@@ -489,8 +493,7 @@ static int bad_launch(ZgKernel *k, int err, const char *fmt, ...) {
   return err;
 }
 
-int zg_launch(ZgKernel *k, ZgDim3 grid, ZgDim3 block, size_t dyn,
-              void **args) {
+int zg_launch(ZgKernel *k, ZgDim3 grid, ZgDim3 block, size_t dyn, void **args) {
   enum { INVALID_VALUE = 1, INVALID_CONFIGURATION = 9 };
   unsigned long long nthreads = (unsigned long long)block.x * block.y * block.z;
   if (!nthreads || !grid.x || !grid.y || !grid.z)
@@ -505,9 +508,9 @@ int zg_launch(ZgKernel *k, ZgDim3 grid, ZgDim3 block, size_t dyn,
                       "a grid of %u x %u x %u blocks (the limit is 65535 in "
                       "y and z)",
                       grid.x, grid.y, grid.z);
-  uint64_t limit = k->max_dynamic_shared ? k->static_shared +
-                                               k->max_dynamic_shared
-                                         : ZG_SHARED_DEFAULT;
+  uint64_t limit = k->max_dynamic_shared
+                       ? k->static_shared + k->max_dynamic_shared
+                       : ZG_SHARED_DEFAULT;
   if (limit > ZG_SHARED_OPTIN)
     limit = ZG_SHARED_OPTIN;
   uint64_t shared = (k->static_shared + 15) / 16 * 16 + dyn;
@@ -518,8 +521,8 @@ int zg_launch(ZgKernel *k, ZgDim3 grid, ZgDim3 block, size_t dyn,
                       (unsigned long long)(k->static_shared + dyn),
                       (unsigned long long)k->static_shared, dyn,
                       (unsigned long long)limit);
-  Launch L = {k, grid, block, args,
-              (unsigned long long)grid.x * grid.y * grid.z, 0};
+  Launch L = {
+      k, grid, block, args, (unsigned long long)grid.x * grid.y * grid.z, 0};
   unsigned ng = concurrent_blocks();
   if (ng > L.nblocks)
     ng = (unsigned)L.nblocks;

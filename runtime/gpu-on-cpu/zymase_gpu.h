@@ -46,7 +46,8 @@ float __zy_gpu_shfl_idx_f32(unsigned mask, float v, int b, int c),
     __zy_gpu_shfl_up_f32(unsigned mask, float v, int b, int c),
     __zy_gpu_shfl_down_f32(unsigned mask, float v, int b, int c),
     __zy_gpu_shfl_bfly_f32(unsigned mask, float v, int b, int c);
-bool __zy_gpu_vote_all(unsigned mask, bool p), __zy_gpu_vote_any(unsigned mask, bool p),
+bool __zy_gpu_vote_all(unsigned mask, bool p),
+    __zy_gpu_vote_any(unsigned mask, bool p),
     __zy_gpu_vote_uni(unsigned mask, bool p);
 unsigned __zy_gpu_vote_ballot(unsigned mask, bool p);
 unsigned __zy_gpu_activemask(void);
