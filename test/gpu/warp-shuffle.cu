@@ -2,7 +2,8 @@
 // butterfly (__shfl_xor_sync) max, __shfl_up_sync inclusive scans within
 // segments of 8 lanes (width), __shfl_sync broadcast, __ballot_sync,
 // __any_sync / __all_sync, __activemask and warpSize, in blocks whose last
-// warp is partial (48 threads).  Compared with serial results.
+// warp is partial (48 threads); __syncwarp and a half-warp shuffle in a
+// branch.  Compared with serial results.
 // REQUIRES: cuda
 // RUN: %gpu-clang -O0 %s -o %t0 && %t0
 // RUN: %gpu-clang -O2 %s -o %t2 && %t2
@@ -42,7 +43,32 @@ __global__ void warp_ops(const int *x, float *fsum, int *isum, int *imax,
   }
 }
 
+/* A warp exchanges values through shared memory ordered by __syncwarp,
+ * and the lower half-warp shuffles among itself inside a branch (a
+ * partial mask). */
+__global__ void half_warps(int *out) {
+  __shared__ int s[32];
+  int lane = threadIdx.x;
+  s[lane] = lane * lane;
+  __syncwarp();
+  int mirrored = s[31 - lane];
+  __syncwarp();
+  int r = -1;
+  if (lane < 16)
+    r = __shfl_sync(0x0000ffffu, mirrored, 15 - lane);
+  out[lane] = r;
+}
+
 int main() {
+  {
+    int h[32], w[32], *d;
+    for (int l = 0; l < 32; l++)
+      w[l] = l < 16 ? (31 - (15 - l)) * (31 - (15 - l)) : -1;
+    CK(cudaMalloc(&d, sizeof h));
+    half_warps<<<1, 32>>>(d);
+    to_host(h, d, 32);
+    check_array("__syncwarp, half-warp __shfl_sync in a branch", h, w, 32);
+  }
   const int nb = 3, bs = 48, n = nb * bs;
   const int nw = nb * 2; /* warps of 32 and 16 lanes */
   int x[n];
