@@ -400,7 +400,8 @@ static void strip_target_attrs(LLVMValueRef fn) {
  * names: shadows of device variables, __host__ __device__ functions);
  * PTX calling conventions and target attributes dropped; unused
  * declarations (the threadIdx builtins' variables) deleted.  Under
- * -zymase-gpu-sanitize-thread every function is marked for TSan. */
+ * -zymase-gpu-sanitize-thread (-address) every function is marked for
+ * TSan (ASan). */
 static void internalize(LLVMModuleRef m) {
   LLVMValueRef next;
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = next) {
@@ -419,6 +420,8 @@ static void internalize(LLVMModuleRef m) {
     LLVMSetComdat(fn, NULL);
     if (zy_opt_gpu_sanitize_thread())
       add_enum_attr(fn, LLVMAttributeFunctionIndex, "sanitize_thread");
+    if (zy_opt_gpu_sanitize_address())
+      add_enum_attr(fn, LLVMAttributeFunctionIndex, "sanitize_address");
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
          bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;

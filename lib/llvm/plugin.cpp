@@ -47,7 +47,13 @@ static cl::opt<std::string> GpuModuleId(
     cl::desc("zymase-gpu-to-host: the identity of the translation unit, "
              "which its host side embeds as its fat binary"));
 
+static cl::opt<bool> GpuSanitizeAddress(
+    "zymase-gpu-sanitize-address", cl::init(false),
+    cl::desc("zymase-gpu-to-host: mark the device functions for "
+             "AddressSanitizer (-fsanitize=address instruments them)"));
+
 extern "C" int zy_opt_gpu_sanitize_thread(void) { return GpuSanitizeThread; }
+extern "C" int zy_opt_gpu_sanitize_address(void) { return GpuSanitizeAddress; }
 extern "C" const char *zy_opt_gpu_module_id(void) {
   return GpuModuleId.c_str();
 }

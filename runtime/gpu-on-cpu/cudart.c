@@ -229,11 +229,15 @@ cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value) {
 
 /* --- Memory ------------------------------------------------------------ */
 
+/* The exact size (aligned like CUDA's 256 bytes), so that AddressSanitizer
+ * sees an access past the end. */
 cudaError_t cudaMalloc(void **p, size_t n) {
   if (!p)
     return ret(cudaErrorInvalidValue);
-  *p = n ? aligned_alloc(256, (n + 255) / 256 * 256) : NULL;
-  return n && !*p ? ret(cudaErrorMemoryAllocation) : cudaSuccess;
+  *p = NULL;
+  if (n && posix_memalign(p, 256, n))
+    return ret(cudaErrorMemoryAllocation);
+  return cudaSuccess;
 }
 cudaError_t cudaMallocManaged(void **p, size_t n, unsigned flags) {
   return cudaMalloc(p, n);
