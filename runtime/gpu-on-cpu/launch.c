@@ -34,7 +34,10 @@ typedef struct Launch Launch;
 typedef struct Group {
   Launch *L;
   unsigned nthreads;
-  pthread_barrier_t step;
+  /* The threads meet before and after each block, at two barriers: with
+   * one, ThreadSanitizer would take a thread leaving it late as ordered
+   * after the others' next arrival, and miss races inside the block. */
+  pthread_barrier_t start, end;
   unsigned long long block;
   ZgDim3 ctaid;
   char *shared;
@@ -432,12 +435,12 @@ static void *thread_main(void *arg) {
   for (;;) {
     if (t->linear == 0)
       next_block(g);
-    pthread_barrier_wait(&g->step);
+    pthread_barrier_wait(&g->start);
     if (g->block >= g->L->nblocks)
       break;
     g->L->k->entry(g->L->args);
     thread_done(t);
-    pthread_barrier_wait(&g->step);
+    pthread_barrier_wait(&g->end);
   }
   self = NULL;
   return NULL;
@@ -448,7 +451,8 @@ static void group_init(Group *g, Launch *L, unsigned n, size_t shared) {
   g->L = L;
   g->nthreads = n;
   g->shared = malloc(shared ? shared : 1);
-  pthread_barrier_init(&g->step, NULL, n);
+  pthread_barrier_init(&g->start, NULL, n);
+  pthread_barrier_init(&g->end, NULL, n);
   pthread_mutex_init(&g->mu, NULL);
   pthread_cond_init(&g->cv, NULL);
   g->nwarps = (n + ZG_WARP - 1) / ZG_WARP;
@@ -467,7 +471,8 @@ static void group_free(Group *g) {
     pthread_cond_destroy(&g->warps[i].cv);
   free(g->warps);
   free(g->shared);
-  pthread_barrier_destroy(&g->step);
+  pthread_barrier_destroy(&g->start);
+  pthread_barrier_destroy(&g->end);
   pthread_mutex_destroy(&g->mu);
   pthread_cond_destroy(&g->cv);
 }

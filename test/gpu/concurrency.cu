@@ -12,10 +12,15 @@
 #define BLOCK 256
 #define REPS 2000
 
+/* The read and the write of each update are some work apart, so that a
+ * thread running beside it, or taking the core in between, loses it. */
 __global__ void racy_add(int *p) {
+  volatile int *v = p, spin = 0;
   for (int k = 0; k < REPS; k++) {
-    volatile int *v = p;
-    *v = *v + 1;
+    int old = *v;
+    for (int d = 0; d < 50; d++)
+      spin = spin + d;
+    *v = old + 1;
   }
 }
 
@@ -44,7 +49,7 @@ int main() {
   int *dp, got;
   CK(cudaMalloc(&dp, sizeof(int)));
   int lost_somewhere = 0, atomic_ok = 1;
-  for (int t = 0; t < 10 && !lost_somewhere; t++) {
+  for (int t = 0; t < 20 && !lost_somewhere; t++) {
     CK(cudaMemset(dp, 0, sizeof(int)));
     racy_add<<<nb, BLOCK>>>(dp);
     to_host(&got, dp, 1);
