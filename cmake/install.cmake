@@ -7,7 +7,9 @@
 #   lib/zymase/Zymase-NN.so, ClangZymase-NN.so     component "plugin"
 #   bin/zymase-clang-NN                            component "plugin"
 #   bin/zymase-clang, include/zymase/enzyme.h,     component "common": the
-#   lib/cmake/Zymase/, share/doc/zymase/           same for every major
+#   lib/cmake/Zymase/, share/doc/zymase/,          same for every major
+#   lib/zymase/zymase-gpu-on-cpu, libzymase-gpu.a  (GPU on CPU: the
+#                                                  pipeline and the runtime)
 # Installs of several majors into one prefix add up; the Debian packages
 # (cmake/package.cmake) are one per component, zymase-llvmNN and
 # zymase-common, so that they co-install.
@@ -25,6 +27,8 @@ install(PROGRAMS tools/zymase-clang DESTINATION bin
         RENAME zymase-clang-${LLVM_VERSION_MAJOR} COMPONENT plugin)
 
 install(PROGRAMS tools/zymase-clang DESTINATION bin COMPONENT common)
+install(PROGRAMS tools/zymase-gpu-on-cpu DESTINATION ${ZY_PLUGIN_DIR}
+        COMPONENT common)
 install(FILES include/zymase/enzyme.h DESTINATION include/zymase
         COMPONENT common)
 install(FILES README.md LICENSE DESTINATION share/doc/zymase COMPONENT common)

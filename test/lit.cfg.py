@@ -4,12 +4,13 @@
 #   %clang    clang with the plugin (-fpass-plugin) and the test headers
 #   %FileCheck, %not
 #   %omp-run, %archer-clang, %archer-run  OpenMP tests (see below)
+#   %gpu-clang  zymase-clang --gpu-on-cpu (test/gpu, feature `cuda`)
 import os
 import lit.formats
 
 config.name = "Zymase"
 config.test_format = lit.formats.ShTest(True)
-config.suffixes = [".ll", ".c", ".cpp"]
+config.suffixes = [".ll", ".c", ".cpp", ".cu"]
 config.test_source_root = os.path.dirname(__file__)
 
 site = lit_config.params.get("zymase_site")
@@ -88,6 +89,25 @@ config.substitutions.append(("%archer-run", (
     f"{omp_run} --threads=2,4")))
 if archer and tsan_rt and omp_h and libomp and not getattr(config, "sanitizer_preload", ""):
     config.available_features.add("archer")
+
+# GPU on CPU (test/gpu/*.cu): CUDA programs built by zymase-clang
+# --gpu-on-cpu with this build's plugin and runtime (libzymase-gpu.a beside
+# the plugin).  Feature `cuda` when this clang compiles the CUDA headers at
+# /usr/local/cuda (CUDA 13 needs clang 22; LLVM 19 builds skip the tests).
+cuda_path = os.environ.get("ZYMASE_CUDA_PATH", "/usr/local/cuda")
+if int(config.llvm_major) >= 22 and \
+        os.path.exists(os.path.join(cuda_path, "include", "cuda_runtime.h")):
+    config.available_features.add("cuda")
+config.substitutions.append(("%gpu-clang", (
+    f"env ZYMASE_PLUGIN={plugin} ZYMASE_CLANG={bin}/clang "
+    f"{os.path.join(config.zymase_src, 'tools', 'zymase-clang')} --gpu-on-cpu "
+    f"-I{inc} -I{pub}")))
+for k in [k for k in config.environment if k.startswith("ZYMASE_GPU")]:
+    del config.environment[k]
+# ThreadSanitizer for the GPU-on-CPU race fixture (not in the sanitizer
+# build, whose ASan preload would go into the TSan program).
+if tsan_rt and not getattr(config, "sanitizer_preload", ""):
+    config.available_features.add("tsan")
 
 config.substitutions.append(("%zyopt", f"{bin}/opt -load-pass-plugin={plugin} -passes=zymase"))
 config.substitutions.append(("%opt", f"{bin}/opt -load-pass-plugin={plugin}"))

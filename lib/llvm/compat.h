@@ -52,4 +52,36 @@ E zyMakeExpander(llvm::ScalarEvolution &SE, const llvm::DataLayout &DL,
 #include "llvm/Passes/PassPlugin.h"
 #endif
 
+// GPU on CPU: the host's TargetMachine, and the module triple, take a
+// Triple since LLVM 21 (a string before).
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+inline llvm::TargetMachine *zyCreateTargetMachine(const llvm::Target *T,
+                                                  const std::string &TT) {
+#if LLVM_VERSION_MAJOR >= 21
+  return T->createTargetMachine(llvm::Triple(TT), "", "",
+                                llvm::TargetOptions(), std::nullopt);
+#else
+  return T->createTargetMachine(TT, "", "", llvm::TargetOptions(),
+                                std::nullopt);
+#endif
+}
+inline const llvm::Target *zyLookupTarget(const std::string &TT,
+                                          std::string &Err) {
+#if LLVM_VERSION_MAJOR >= 21
+  return llvm::TargetRegistry::lookupTarget(llvm::Triple(TT), Err);
+#else
+  return llvm::TargetRegistry::lookupTarget(TT, Err);
+#endif
+}
+inline void zySetTargetTriple(llvm::Module &M, const std::string &TT) {
+#if LLVM_VERSION_MAJOR >= 21
+  M.setTargetTriple(llvm::Triple(TT));
+#else
+  M.setTargetTriple(TT);
+#endif
+}
+
 #endif

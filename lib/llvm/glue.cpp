@@ -19,6 +19,8 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/IR/Verifier.h"
+#include "llvm/IR/ReplaceConstant.h"
+#include "llvm/TargetParser/Host.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/IPO/FunctionAttrs.h"
@@ -52,6 +54,10 @@ extern "C" void zy_llvm_diagnose(LLVMValueRef fn, LLVMValueRef inst,
     Loc = DiagnosticLocation(F->getSubprogram());
   F->getContext().diagnose(DiagnosticInfoUnsupported(
       *F, msg, Loc, warning ? DS_Warning : DS_Error));
+}
+
+extern "C" void zy_llvm_diagnose_module(LLVMModuleRef m, const char *msg) {
+  unwrap(m)->getContext().emitError(msg);
 }
 
 extern "C" LLVMValueRef zy_llvm_underlying_object(LLVMValueRef p) {
@@ -499,4 +505,52 @@ extern "C" int zy_llvm_call_reads_only(LLVMValueRef call) {
 extern "C" int zy_llvm_call_no_memory(LLVMValueRef call) {
   auto *CB = dyn_cast<CallBase>(unwrap(call));
   return CB && CB->doesNotAccessMemory();
+}
+
+// --- GPU on CPU (lib/gpu) --------------------------------------------------
+
+extern "C" int zy_llvm_constants_to_instructions(LLVMValueRef g) {
+  auto *GV = cast<GlobalVariable>(unwrap(g));
+  convertUsersOfConstantsToInstructions({GV});
+  for (User *U : GV->users())
+    if (!isa<Instruction>(U))
+      return 0;
+  return 1;
+}
+
+extern "C" void zy_llvm_system_sync_scopes(LLVMValueRef fn) {
+  for (Instruction &I : instructions(*cast<Function>(unwrap(fn)))) {
+    if (auto *F = dyn_cast<FenceInst>(&I))
+      F->setSyncScopeID(SyncScope::System);
+    else if (auto *A = dyn_cast<AtomicRMWInst>(&I))
+      A->setSyncScopeID(SyncScope::System);
+    else if (auto *X = dyn_cast<AtomicCmpXchgInst>(&I))
+      X->setSyncScopeID(SyncScope::System);
+    else if (auto *L = dyn_cast<LoadInst>(&I)) {
+      if (L->isAtomic())
+        L->setSyncScopeID(SyncScope::System);
+    } else if (auto *S = dyn_cast<StoreInst>(&I)) {
+      if (S->isAtomic())
+        S->setSyncScopeID(SyncScope::System);
+    }
+  }
+}
+
+extern "C" int zy_llvm_set_host_target(LLVMModuleRef m) {
+  Module *M = unwrap(m);
+  std::string Triple = sys::getProcessTriple();
+  std::string Err;
+  const Target *T = zyLookupTarget(Triple, Err);
+  if (!T)
+    return 0;
+  std::unique_ptr<TargetMachine> TM(zyCreateTargetMachine(T, Triple));
+  if (!TM)
+    return 0;
+  zySetTargetTriple(*M, Triple);
+  M->setDataLayout(TM->createDataLayout());
+  return 1;
+}
+
+extern "C" void zy_llvm_add_global_ctor(LLVMModuleRef m, LLVMValueRef fn) {
+  appendToGlobalCtors(*unwrap(m), cast<Function>(unwrap(fn)), 65535);
 }

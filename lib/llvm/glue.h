@@ -22,6 +22,9 @@ extern "C" {
 void zy_llvm_diagnose(LLVMValueRef fn, LLVMValueRef inst, const char *msg,
                       int warning);
 
+/* Reports an error about module `m` as a whole (no function to name). */
+void zy_llvm_diagnose_module(LLVMModuleRef m, const char *msg);
+
 /* Clones `fn` into its module as an internal function named `name`. */
 LLVMValueRef zy_llvm_clone_function(LLVMValueRef fn, const char *name);
 
@@ -147,6 +150,18 @@ void zy_llvm_replace_uses_in(LLVMValueRef old, LLVMValueRef repl,
 int zy_llvm_call_reads_only(LLVMValueRef call);
 int zy_llvm_call_no_memory(LLVMValueRef call);
 
+/* GPU on CPU (lib/gpu).  Turns every constant expression using global
+ * `g` into instructions in the functions using it; 0 when a use is left
+ * outside any function (a global initializer). */
+int zy_llvm_constants_to_instructions(LLVMValueRef g);
+/* Gives every fence and atomic instruction of `fn` the system sync scope. */
+void zy_llvm_system_sync_scopes(LLVMValueRef fn);
+/* Sets `m`'s triple to the host's and its data layout to the host
+ * target's; 0 when the host target is not available. */
+int zy_llvm_set_host_target(LLVMModuleRef m);
+/* Appends `fn` to `m`'s llvm.global_ctors (priority 65535). */
+void zy_llvm_add_global_ctor(LLVMModuleRef m, LLVMValueRef fn);
+
 /* Command-line options (-zymase-...). */
 int zy_opt_print_gradient(void);  /* -zymase-print           */
 int zy_opt_preopt(void);          /* !-zymase-no-preopt      */
@@ -154,6 +169,9 @@ int zy_opt_postopt(void);         /* !-zymase-no-postopt     */
 int zy_opt_verify_steps(void);    /* -zymase-verify          */
 int zy_opt_loose_types(void);     /* -zymase-loose-types     */
 int zy_opt_print_cache(void);     /* -zymase-print-cache     */
+int zy_opt_gpu_sanitize_thread(void); /* -zymase-gpu-sanitize-thread */
+int zy_opt_gpu_sanitize_address(void); /* -zymase-gpu-sanitize-address */
+const char *zy_opt_gpu_module_id(void); /* -zymase-gpu-module-id      */
 
 /* --- Provided by the engine (C) ----------------------------------------- */
 

@@ -3,6 +3,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "glue.h"
 #include "compat.h"
+#include "gpu/gpu.h"
 
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
@@ -36,6 +37,26 @@ static cl::opt<bool>
     VerifySteps("zymase-verify", cl::init(false),
                 cl::desc("Run the verifier after each step of the pass"));
 
+static cl::opt<bool> GpuSanitizeThread(
+    "zymase-gpu-sanitize-thread", cl::init(false),
+    cl::desc("zymase-gpu-to-host: mark the device functions for "
+             "ThreadSanitizer (-fsanitize=thread instruments them)"));
+
+static cl::opt<std::string> GpuModuleId(
+    "zymase-gpu-module-id", cl::init(""),
+    cl::desc("zymase-gpu-to-host: the identity of the translation unit, "
+             "which its host side embeds as its fat binary"));
+
+static cl::opt<bool> GpuSanitizeAddress(
+    "zymase-gpu-sanitize-address", cl::init(false),
+    cl::desc("zymase-gpu-to-host: mark the device functions for "
+             "AddressSanitizer (-fsanitize=address instruments them)"));
+
+extern "C" int zy_opt_gpu_sanitize_thread(void) { return GpuSanitizeThread; }
+extern "C" int zy_opt_gpu_sanitize_address(void) { return GpuSanitizeAddress; }
+extern "C" const char *zy_opt_gpu_module_id(void) {
+  return GpuModuleId.c_str();
+}
 extern "C" int zy_opt_print_gradient(void) { return PrintGradient; }
 extern "C" int zy_opt_preopt(void) { return !NoPreopt; }
 extern "C" int zy_opt_postopt(void) { return !NoPostopt; }
@@ -51,6 +72,15 @@ struct ZymasePass : PassInfoMixin<ZymasePass> {
                                       : PreservedAnalyses::all();
   }
   static bool isRequired() { return true; } // run at -O0 and on optnone too
+};
+
+// GPU on CPU: device IR retargeted to the host (lib/gpu).
+struct ZymaseGpuToHostPass : PassInfoMixin<ZymaseGpuToHostPass> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    zy_gpu_to_host(wrap(&M));
+    return PreservedAnalyses::none();
+  }
+  static bool isRequired() { return true; }
 };
 
 // Runs before the optimizer touches the module (see zy_snapshot_targets).
@@ -84,6 +114,10 @@ void registerCallbacks(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM,
          ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "zymase-gpu-to-host") {
+          MPM.addPass(ZymaseGpuToHostPass());
+          return true;
+        }
         if (!isPassName(Name))
           return false;
         MPM.addPass(ZymasePass());

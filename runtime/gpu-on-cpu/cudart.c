@@ -1,0 +1,441 @@
+/* cudart.c - the CUDA runtime API on the host: memory (plain host memory),
+ * registration of kernels and device variables, launches, streams and
+ * events (everything runs in order, synchronously), errors.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#define _GNU_SOURCE
+#include "zymase_gpu.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* CUDA's values (driver_types.h); the runtime builds without CUDA. */
+enum {
+  cudaSuccess = 0,
+  cudaErrorInvalidValue = 1,
+  cudaErrorMemoryAllocation = 2,
+  cudaErrorInvalidConfiguration = 9,
+  cudaErrorInvalidSymbol = 13,
+  cudaErrorInvalidDeviceFunction = 98,
+  cudaErrorInvalidDevice = 101,
+  cudaErrorInvalidResourceHandle = 400,
+};
+typedef int cudaError_t;
+typedef ZgDim3 dim3;
+typedef void *cudaStream_t;
+typedef struct ZgEvent *cudaEvent_t;
+
+static __thread cudaError_t last_error;
+
+static cudaError_t ret(cudaError_t e) {
+  if (e)
+    last_error = e;
+  return e;
+}
+
+/* --- Registration ------------------------------------------------------ */
+
+typedef struct Name {
+  const void *key; /* host stub or host shadow variable */
+  const char *unit, *name;
+} Name;
+typedef struct Var {
+  const char *unit, *name;
+  void *addr;
+  uint64_t size;
+} Var;
+
+static pthread_mutex_t reg_mu = PTHREAD_MUTEX_INITIALIZER;
+static ZgKernel *kernels;
+static Var *vars;
+static Name *funcs, *hvars;
+static size_t nkernels, nvars, nfuncs, nhvars;
+
+static void *grow(void *p, size_t n, size_t size) {
+  if (n & (n - 1))
+    return p;
+  p = realloc(p, (n ? 2 * n : 1) * size);
+  if (!p)
+    zg_fatal("out of memory registering kernels");
+  return p;
+}
+
+/* libstdc++'s demangler, when the program links it (CUDA programs are C++). */
+extern char *__cxa_demangle(const char *name, char *buf, size_t *n, int *status)
+    __attribute__((weak));
+
+/* The same unit: an empty or missing identity matches any. */
+static int same_unit(const char *a, const char *b) {
+  return !a || !b || !*a || !*b || !strcmp(a, b);
+}
+
+void __zy_gpu_register_kernel(const char *unit, const char *name,
+                              void (*entry)(void **), uint64_t static_shared,
+                              uint64_t synchronizes) {
+  int status = -1;
+  char *display =
+      __cxa_demangle ? __cxa_demangle(name, NULL, NULL, &status) : NULL;
+  pthread_mutex_lock(&reg_mu);
+  kernels = grow(kernels, nkernels, sizeof *kernels);
+  kernels[nkernels++] = (ZgKernel){unit,
+                                   name,
+                                   display && !status ? display : name,
+                                   entry,
+                                   static_shared,
+                                   0,
+                                   synchronizes != 0};
+  pthread_mutex_unlock(&reg_mu);
+}
+
+void __zy_gpu_register_var(const char *unit, const char *name, void *addr,
+                           uint64_t size) {
+  pthread_mutex_lock(&reg_mu);
+  vars = grow(vars, nvars, sizeof *vars);
+  vars[nvars++] = (Var){unit, name, addr, size};
+  pthread_mutex_unlock(&reg_mu);
+}
+
+ZgKernel *zg_kernel_named(const char *unit, const char *name) {
+  ZgKernel *k = NULL;
+  pthread_mutex_lock(&reg_mu);
+  for (size_t i = 0; i < nkernels && !k; i++)
+    if (!strcmp(kernels[i].name, name) && same_unit(kernels[i].unit, unit))
+      k = &kernels[i];
+  pthread_mutex_unlock(&reg_mu);
+  return k;
+}
+
+static const Name *name_of(Name *tab, size_t n, const void *key) {
+  const Name *s = NULL;
+  pthread_mutex_lock(&reg_mu);
+  for (size_t i = 0; i < n && !s; i++)
+    if (tab[i].key == key)
+      s = &tab[i];
+  pthread_mutex_unlock(&reg_mu);
+  return s;
+}
+
+static ZgKernel *kernel_of(const void *stub) {
+  const Name *n = name_of(funcs, nfuncs, stub);
+  const char *name = n ? n->name : NULL;
+  ZgKernel *k = name ? zg_kernel_named(n->unit, name) : NULL;
+  if (name && !k)
+    fprintf(stderr,
+            "zymase-gpu: kernel '%s' has no CPU version (was its file "
+            "compiled with zymase-clang --gpu-on-cpu?)\n",
+            name);
+  return k;
+}
+
+static Var *var_of(const void *shadow) {
+  const Name *n = name_of(hvars, nhvars, shadow);
+  Var *v = NULL;
+  pthread_mutex_lock(&reg_mu);
+  for (size_t i = 0; n && i < nvars && !v; i++)
+    if (!strcmp(vars[i].name, n->name) && same_unit(vars[i].unit, n->unit))
+      v = &vars[i];
+  pthread_mutex_unlock(&reg_mu);
+  return v;
+}
+
+/* The handle of a translation unit's registrations holds its identity,
+ * the string zymase-clang --gpu-on-cpu embeds as its fat binary (clang's
+ * wrapper: magic, version, data, unused). */
+typedef struct FatbinWrapper {
+  int magic, version;
+  const char *data;
+  void *unused;
+} FatbinWrapper;
+
+void **__cudaRegisterFatBinary(void *fatbin) {
+  const FatbinWrapper *w = fatbin;
+  const char **handle = malloc(sizeof *handle);
+  if (!handle)
+    zg_fatal("out of memory registering kernels");
+  *handle =
+      w && w->data && !strncmp(w->data, "zymase-gpu:", 11) ? w->data : NULL;
+  return (void **)handle;
+}
+void __cudaRegisterFatBinaryEnd(void **h) {}
+void __cudaUnregisterFatBinary(void **h) {}
+
+int __cudaRegisterFunction(void **h, const void *stub, char *device_fun,
+                           const char *device_name, int thread_limit, void *tid,
+                           void *bid, void *bdim, void *gdim, int *wsize) {
+  pthread_mutex_lock(&reg_mu);
+  funcs = grow(funcs, nfuncs, sizeof *funcs);
+  funcs[nfuncs++] = (Name){stub, h ? *(const char **)h : NULL, device_name};
+  pthread_mutex_unlock(&reg_mu);
+  return 0;
+}
+
+void __cudaRegisterVar(void **h, char *shadow, char *device_addr,
+                       const char *device_name, int ext, size_t size,
+                       int constant, int global) {
+  pthread_mutex_lock(&reg_mu);
+  hvars = grow(hvars, nhvars, sizeof *hvars);
+  hvars[nhvars++] = (Name){shadow, h ? *(const char **)h : NULL, device_name};
+  pthread_mutex_unlock(&reg_mu);
+}
+
+/* --- Launches ---------------------------------------------------------- */
+
+typedef struct Config {
+  dim3 grid, block;
+  size_t shared;
+  void *stream;
+} Config;
+static __thread Config configs[16];
+static __thread unsigned nconfigs;
+
+unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared,
+                                     void *stream) {
+  if (nconfigs == 16)
+    zg_fatal("kernel launches nested too deeply");
+  configs[nconfigs++] = (Config){grid, block, shared, stream};
+  return 0;
+}
+
+int __cudaPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shared,
+                               void **stream) {
+  if (!nconfigs)
+    return cudaErrorInvalidConfiguration;
+  Config c = configs[--nconfigs];
+  *grid = c.grid;
+  *block = c.block;
+  *shared = c.shared;
+  *stream = c.stream;
+  return 0;
+}
+
+cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block,
+                             void **args, size_t shared, cudaStream_t stream) {
+  ZgKernel *k = kernel_of(func);
+  if (!k)
+    return ret(cudaErrorInvalidDeviceFunction);
+  return ret(zg_launch(k, grid, block, shared, args));
+}
+
+cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value) {
+  ZgKernel *k = kernel_of(func);
+  if (!k)
+    return ret(cudaErrorInvalidDeviceFunction);
+  if (attr == 8) /* cudaFuncAttributeMaxDynamicSharedMemorySize */
+    k->max_dynamic_shared = (uint64_t)value;
+  return cudaSuccess;
+}
+
+/* --- Memory ------------------------------------------------------------ */
+
+/* The exact size (aligned like CUDA's 256 bytes), so that AddressSanitizer
+ * sees an access past the end. */
+cudaError_t cudaMalloc(void **p, size_t n) {
+  if (!p)
+    return ret(cudaErrorInvalidValue);
+  *p = NULL;
+  if (n && posix_memalign(p, 256, n))
+    return ret(cudaErrorMemoryAllocation);
+  return cudaSuccess;
+}
+cudaError_t cudaMallocManaged(void **p, size_t n, unsigned flags) {
+  return cudaMalloc(p, n);
+}
+cudaError_t cudaMallocHost(void **p, size_t n) { return cudaMalloc(p, n); }
+cudaError_t cudaHostAlloc(void **p, size_t n, unsigned flags) {
+  return cudaMalloc(p, n);
+}
+cudaError_t cudaFree(void *p) {
+  free(p);
+  return cudaSuccess;
+}
+cudaError_t cudaFreeHost(void *p) { return cudaFree(p); }
+
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind) {
+  if (n && (!dst || !src))
+    return ret(cudaErrorInvalidValue);
+  memmove(dst, src, n);
+  return cudaSuccess;
+}
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, int kind,
+                            cudaStream_t s) {
+  return cudaMemcpy(dst, src, n, kind);
+}
+cudaError_t cudaMemset(void *p, int v, size_t n) {
+  if (n && !p)
+    return ret(cudaErrorInvalidValue);
+  memset(p, v, n);
+  return cudaSuccess;
+}
+cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t s) {
+  return cudaMemset(p, v, n);
+}
+
+static cudaError_t symbol(const void *sym, size_t count, size_t offset,
+                          char **addr) {
+  Var *v = var_of(sym);
+  if (!v) {
+    fprintf(stderr,
+            "zymase-gpu: %p is not a registered __device__ or "
+            "__constant__ variable\n",
+            sym);
+    return ret(cudaErrorInvalidSymbol);
+  }
+  if (offset > v->size || count > v->size - offset)
+    return ret(cudaErrorInvalidValue);
+  *addr = (char *)v->addr + offset;
+  return cudaSuccess;
+}
+cudaError_t cudaMemcpyToSymbol(const void *sym, const void *src, size_t count,
+                               size_t offset, int kind) {
+  char *addr;
+  cudaError_t e = symbol(sym, count, offset, &addr);
+  if (!e)
+    memcpy(addr, src, count);
+  return e;
+}
+cudaError_t cudaMemcpyFromSymbol(void *dst, const void *sym, size_t count,
+                                 size_t offset, int kind) {
+  char *addr;
+  cudaError_t e = symbol(sym, count, offset, &addr);
+  if (!e)
+    memcpy(dst, addr, count);
+  return e;
+}
+cudaError_t cudaMemcpyToSymbolAsync(const void *sym, const void *src,
+                                    size_t count, size_t offset, int kind,
+                                    cudaStream_t s) {
+  return cudaMemcpyToSymbol(sym, src, count, offset, kind);
+}
+cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *sym, size_t count,
+                                      size_t offset, int kind, cudaStream_t s) {
+  return cudaMemcpyFromSymbol(dst, sym, count, offset, kind);
+}
+cudaError_t cudaGetSymbolAddress(void **p, const void *sym) {
+  char *addr;
+  cudaError_t e = symbol(sym, 0, 0, &addr);
+  if (!e)
+    *p = addr;
+  return e;
+}
+cudaError_t cudaGetSymbolSize(size_t *n, const void *sym) {
+  Var *v = var_of(sym);
+  if (!v)
+    return ret(cudaErrorInvalidSymbol);
+  *n = v->size;
+  return cudaSuccess;
+}
+
+/* --- Devices, streams, events, errors ---------------------------------- */
+
+cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
+cudaError_t cudaThreadSynchronize(void) { return cudaSuccess; }
+cudaError_t cudaDeviceReset(void) { return cudaSuccess; }
+cudaError_t cudaGetDeviceCount(int *n) {
+  *n = 1;
+  return cudaSuccess;
+}
+cudaError_t cudaGetDevice(int *d) {
+  *d = 0;
+  return cudaSuccess;
+}
+cudaError_t cudaSetDevice(int d) {
+  return d == 0 ? cudaSuccess : ret(cudaErrorInvalidDevice);
+}
+cudaError_t cudaStreamCreate(cudaStream_t *s) {
+  static char stream_tag;
+  *s = &stream_tag;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags) {
+  return cudaStreamCreate(s);
+}
+cudaError_t cudaStreamDestroy(cudaStream_t s) { return cudaSuccess; }
+cudaError_t cudaStreamSynchronize(cudaStream_t s) { return cudaSuccess; }
+cudaError_t cudaStreamQuery(cudaStream_t s) { return cudaSuccess; }
+
+struct ZgEvent {
+  double ms;
+};
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+cudaError_t cudaEventCreate(cudaEvent_t *e) {
+  *e = calloc(1, sizeof **e);
+  return *e ? cudaSuccess : ret(cudaErrorMemoryAllocation);
+}
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags) {
+  return cudaEventCreate(e);
+}
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
+  if (!e)
+    return ret(cudaErrorInvalidResourceHandle);
+  e->ms = now_ms();
+  return cudaSuccess;
+}
+cudaError_t cudaEventSynchronize(cudaEvent_t e) { return cudaSuccess; }
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b) {
+  if (!a || !b)
+    return ret(cudaErrorInvalidResourceHandle);
+  *ms = (float)(b->ms - a->ms);
+  return cudaSuccess;
+}
+cudaError_t cudaEventDestroy(cudaEvent_t e) {
+  free(e);
+  return cudaSuccess;
+}
+
+cudaError_t cudaGetLastError(void) {
+  cudaError_t e = last_error;
+  last_error = cudaSuccess;
+  return e;
+}
+cudaError_t cudaPeekAtLastError(void) { return last_error; }
+
+const char *cudaGetErrorName(cudaError_t e) {
+  switch (e) {
+  case cudaSuccess:
+    return "cudaSuccess";
+  case cudaErrorInvalidValue:
+    return "cudaErrorInvalidValue";
+  case cudaErrorMemoryAllocation:
+    return "cudaErrorMemoryAllocation";
+  case cudaErrorInvalidConfiguration:
+    return "cudaErrorInvalidConfiguration";
+  case cudaErrorInvalidSymbol:
+    return "cudaErrorInvalidSymbol";
+  case cudaErrorInvalidDeviceFunction:
+    return "cudaErrorInvalidDeviceFunction";
+  case cudaErrorInvalidDevice:
+    return "cudaErrorInvalidDevice";
+  case cudaErrorInvalidResourceHandle:
+    return "cudaErrorInvalidResourceHandle";
+  default:
+    return "cudaErrorUnknown";
+  }
+}
+const char *cudaGetErrorString(cudaError_t e) {
+  switch (e) {
+  case cudaSuccess:
+    return "no error";
+  case cudaErrorInvalidValue:
+    return "invalid argument";
+  case cudaErrorMemoryAllocation:
+    return "out of memory";
+  case cudaErrorInvalidConfiguration:
+    return "invalid configuration argument";
+  case cudaErrorInvalidSymbol:
+    return "invalid device symbol";
+  case cudaErrorInvalidDeviceFunction:
+    return "invalid device function";
+  case cudaErrorInvalidDevice:
+    return "invalid device ordinal";
+  case cudaErrorInvalidResourceHandle:
+    return "invalid resource handle";
+  default:
+    return "unknown error";
+  }
+}

@@ -1,0 +1,117 @@
+/* zymase_gpu.h - the GPU-on-CPU runtime: what kernels retargeted by the
+ * pass zymase-gpu-to-host (lib/gpu) call, and what the launch machinery
+ * shares between the runtime's files.  Linked into user programs; it never
+ * includes plugin headers.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#ifndef ZYMASE_GPU_H
+#define ZYMASE_GPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* --- Called by retargeted device code (one row of lib/gpu/intrinsics.def
+ * each, with the intrinsic's signature). ------------------------------- */
+unsigned __zy_gpu_tid_x(void), __zy_gpu_tid_y(void), __zy_gpu_tid_z(void);
+unsigned __zy_gpu_ntid_x(void), __zy_gpu_ntid_y(void), __zy_gpu_ntid_z(void);
+unsigned __zy_gpu_ctaid_x(void), __zy_gpu_ctaid_y(void), __zy_gpu_ctaid_z(void);
+unsigned __zy_gpu_nctaid_x(void), __zy_gpu_nctaid_y(void),
+    __zy_gpu_nctaid_z(void);
+unsigned __zy_gpu_warpsize(void), __zy_gpu_laneid(void);
+unsigned __zy_gpu_lanemask_eq(void), __zy_gpu_lanemask_lt(void),
+    __zy_gpu_lanemask_le(void), __zy_gpu_lanemask_gt(void),
+    __zy_gpu_lanemask_ge(void);
+unsigned __zy_gpu_clock(void);
+uint64_t __zy_gpu_clock64(void);
+/* __syncthreads (all threads of the block, at the same barrier). */
+void __zy_gpu_barrier(void);
+void __zy_gpu_barrier_n(unsigned id);
+/* __syncthreads_count / _and / _or. */
+int __zy_gpu_barrier_popc(int pred), __zy_gpu_barrier_and(int pred),
+    __zy_gpu_barrier_or(int pred);
+unsigned __zy_gpu_barrier_red_popc(unsigned id, bool pred);
+bool __zy_gpu_barrier_red_and(unsigned id, bool pred),
+    __zy_gpu_barrier_red_or(unsigned id, bool pred);
+/* Warps: the lanes named by `mask` meet. */
+void __zy_gpu_syncwarp(unsigned mask);
+int __zy_gpu_shfl_idx_i32(unsigned mask, int v, int b, int c),
+    __zy_gpu_shfl_up_i32(unsigned mask, int v, int b, int c),
+    __zy_gpu_shfl_down_i32(unsigned mask, int v, int b, int c),
+    __zy_gpu_shfl_bfly_i32(unsigned mask, int v, int b, int c);
+float __zy_gpu_shfl_idx_f32(unsigned mask, float v, int b, int c),
+    __zy_gpu_shfl_up_f32(unsigned mask, float v, int b, int c),
+    __zy_gpu_shfl_down_f32(unsigned mask, float v, int b, int c),
+    __zy_gpu_shfl_bfly_f32(unsigned mask, float v, int b, int c);
+bool __zy_gpu_vote_all(unsigned mask, bool p),
+    __zy_gpu_vote_any(unsigned mask, bool p),
+    __zy_gpu_vote_uni(unsigned mask, bool p);
+unsigned __zy_gpu_vote_ballot(unsigned mask, bool p);
+unsigned __zy_gpu_activemask(void);
+void __zy_gpu_fence(void);
+/* The block's shared arena at byte `offset` (static variables first, then
+ * the launch's dynamic shared memory). */
+void *__zy_gpu_shared(uint64_t offset);
+/* Device printf (CUDA's argument buffer) and assert. */
+int __zy_gpu_vprintf(const char *fmt, const void *args);
+void __zy_gpu_assertfail(const char *msg, const char *file, unsigned line,
+                         const char *func, size_t charsize);
+
+/* --- Called by the constructor of each retargeted module. ------------- */
+/* Kernel `name` (mangled, as the host side registers it) of translation
+ * unit `unit` (the string its host side embeds as its fat binary):
+ * `entry(args)` runs one GPU thread, args[i] pointing to the i-th
+ * argument; the unit's __shared__ variables take `static_shared` bytes;
+ * `synchronizes` is 0 when the kernel calls no barrier or warp
+ * operation. */
+void __zy_gpu_register_kernel(const char *unit, const char *name,
+                              void (*entry)(void **), uint64_t static_shared,
+                              uint64_t synchronizes);
+/* Device variable (__device__, __constant__) `name` of `unit` at `addr`. */
+void __zy_gpu_register_var(const char *unit, const char *name, void *addr,
+                           uint64_t size);
+
+/* --- Inside the runtime. ---------------------------------------------- */
+typedef struct ZgDim3 {
+  unsigned x, y, z;
+} ZgDim3;
+
+typedef struct ZgKernel {
+  const char *unit;    /* translation unit                        */
+  const char *name;    /* mangled, as registered                  */
+  const char *display; /* demangled when the C++ runtime can, for messages */
+  void (*entry)(void **);
+  uint64_t static_shared;
+  uint64_t max_dynamic_shared; /* cudaFuncSetAttribute */
+  int synchronizes;            /* calls barriers or warp operations */
+} ZgKernel;
+
+/* The kernel registered as `name` by `unit` (any unit when NULL), or
+ * NULL. */
+ZgKernel *zg_kernel_named(const char *unit, const char *name);
+/* Runs the grid to completion.  Returns 0, or a CUDA error code after
+ * printing why (a launch that breaks the GPU's rules). */
+int zg_launch(ZgKernel *k, ZgDim3 grid, ZgDim3 block, size_t dyn_shared,
+              void **args);
+/* Prints "zymase-gpu: <what>" and ends the program (status 70): an error
+ * inside a kernel that the GPU would not survive either. */
+_Noreturn void zg_fatal(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+/* The kernel the calling thread runs, or NULL outside kernels. */
+const char *zg_current_kernel(void);
+/* Limits of the emulated device. */
+enum {
+  ZG_MAX_BLOCK = 1024,
+  ZG_WARP = 32,
+  ZG_SHARED_DEFAULT = 48 * 1024,
+  ZG_SHARED_OPTIN = 227 * 1024
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
