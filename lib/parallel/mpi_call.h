@@ -1,0 +1,69 @@
+/* mpi_call.h - what mpi.c and mpi_adjoint.c share about one MPI call:
+ * its row and arguments, the ABI of its handles, its element type, and
+ * helpers that emit MPI calls with the program's own handle values.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#ifndef ZY_PARALLEL_MPI_CALL_H
+#define ZY_PARALLEL_MPI_CALL_H
+
+#include "mpi.h"
+
+#include "ad/ad.h"
+
+/* What a buffer of a datatype holds, for derivatives. */
+typedef enum ZyMpiElem {
+  ZY_MPI_EL_NONE,    /* integers, characters, bytes: no derivative     */
+  ZY_MPI_EL_DOUBLE,  /* MPI_DOUBLE                                      */
+  ZY_MPI_EL_FLOAT,   /* MPI_FLOAT                                       */
+  ZY_MPI_EL_UNKNOWN, /* anything else (derived, runtime value): refused */
+} ZyMpiElem;
+
+typedef enum ZyMpiOp {
+  ZY_MPI_SUM, ZY_MPI_PROD, ZY_MPI_MAX, ZY_MPI_MIN, ZY_MPI_OP_OTHER,
+} ZyMpiOp;
+
+typedef struct ZyMpiCall {
+  ZyGen *g;
+  LLVMValueRef call;   /* primal call */
+  const ZyMpiRow *row;
+  LLVMBuilderRef b;    /* g->b */
+  LLVMContextRef ctx;
+  LLVMModuleRef mod;
+  int mpich;           /* MPICH's ABI (integer handles), else Open MPI's */
+  int pmpi;            /* called as PMPI_*: what we emit is PMPI_* too   */
+  LLVMTypeRef h;       /* the type of a handle: ptr or i32               */
+  LLVMTypeRef i1, i8, i32, i64, ptr;
+} ZyMpiCall;
+
+void zy_mpi_init(ZyMpiCall *c, ZyGen *g, LLVMValueRef call);
+
+/* Index of the `nth` (from 0) parameter with `letter`, or -1; and the
+ * primal operand there (NULL if none). */
+int zy_mpi_index(const ZyMpiRow *r, char letter, int nth);
+LLVMValueRef zy_mpi_arg(ZyMpiCall *c, char letter, int nth);
+/* The `nth` buffer (letters b, r, B in order). */
+LLVMValueRef zy_mpi_buffer(ZyMpiCall *c, int nth);
+
+ZyMpiElem zy_mpi_elem(LLVMValueRef datatype);
+ZyMpiOp zy_mpi_op(LLVMValueRef op);
+/* Whether pointer `p` is the constant MPI_IN_PLACE of the call's ABI. */
+int zy_mpi_in_place(const ZyMpiCall *c, LLVMValueRef p);
+
+/* Emits a call of MPI function `name` (without prefix) returning i32;
+ * `sig` has a letter per argument: p pointer, i i32, h handle. */
+LLVMValueRef zy_mpi_emit(ZyMpiCall *c, const char *name, const char *sig,
+                         LLVMValueRef *args);
+/* A predefined handle: Open MPI's global `ompi` (its address), MPICH's
+ * integer `mpich`. */
+LLVMValueRef zy_mpi_handle(ZyMpiCall *c, const char *ompi, unsigned mpich);
+LLVMValueRef zy_mpi_status_ignore(ZyMpiCall *c);
+/* Byte offsets of MPI_SOURCE and MPI_TAG in MPI_Status, and its size. */
+unsigned zy_mpi_status_source(const ZyMpiCall *c);
+unsigned zy_mpi_status_tag(const ZyMpiCall *c);
+enum { ZY_MPI_STATUS_BYTES = 32 };
+
+/* This rank in communicator `comm` (a value usable at the builder),
+ * and the communicator's size. */
+LLVMValueRef zy_mpi_rank(ZyMpiCall *c, LLVMValueRef comm);
+LLVMValueRef zy_mpi_size(ZyMpiCall *c, LLVMValueRef comm);
+
+#endif
