@@ -85,11 +85,19 @@ void zy_mpi_init(ZyMpiCall *c, ZyGen *g, LLVMValueRef call) {
   c->i32 = LLVMInt32TypeInContext(c->ctx);
   c->i64 = LLVMInt64TypeInContext(c->ctx);
   c->ptr = LLVMPointerTypeInContext(c->ctx, 0);
-  /* The ABI from the type of a handle argument of the call. */
+  /* The ABI from the type of a handle argument of the call, or (Wait)
+   * from the module: Open MPI's handles are its ompi_* globals. */
   LLVMValueRef h = zy_mpi_arg(c, 'c', 0);
   if (!h)
     h = zy_mpi_arg(c, 't', 0);
-  c->mpich = h && LLVMGetTypeKind(LLVMTypeOf(h)) == LLVMIntegerTypeKind;
+  if (h) {
+    c->mpich = LLVMGetTypeKind(LLVMTypeOf(h)) == LLVMIntegerTypeKind;
+  } else {
+    c->mpich = 1;
+    for (LLVMValueRef gv = LLVMGetFirstGlobal(c->mod); gv && c->mpich;
+         gv = LLVMGetNextGlobal(gv))
+      c->mpich = strncmp(LLVMGetValueName(gv), "ompi_", 5) != 0;
+  }
   c->h = c->mpich ? c->i32 : c->ptr;
 }
 
@@ -219,6 +227,35 @@ LLVMValueRef zy_mpi_status_ignore(ZyMpiCall *c) {
 unsigned zy_mpi_status_source(const ZyMpiCall *c) { return c->mpich ? 8 : 0; }
 unsigned zy_mpi_status_tag(const ZyMpiCall *c) { return c->mpich ? 12 : 4; }
 
+LLVMValueRef zy_mpi_any_source(const ZyMpiCall *c) {
+  return LLVMConstInt(c->i32, (unsigned long long)(c->mpich ? -2 : -1), 1);
+}
+LLVMValueRef zy_mpi_any_tag(const ZyMpiCall *c) {
+  return LLVMConstInt(c->i32, (unsigned long long)-1, 1);
+}
+LLVMValueRef zy_mpi_proc_null(const ZyMpiCall *c) {
+  return LLVMConstInt(c->i32, (unsigned long long)(c->mpich ? -1 : -2), 1);
+}
+
+void zy_mpi_actual_source(ZyMpiCall *c, LLVMValueRef st, LLVMValueRef *src,
+                          LLVMValueRef *tag) {
+  LLVMValueRef off[2] = {LLVMConstInt(c->i64, zy_mpi_status_source(c), 0),
+                         LLVMConstInt(c->i64, zy_mpi_status_tag(c), 0)};
+  LLVMValueRef s = LLVMBuildLoad2(
+      c->b, c->i32, LLVMBuildGEP2(c->b, c->i8, st, &off[0], 1, ""), "");
+  LLVMValueRef t = LLVMBuildLoad2(
+      c->b, c->i32, LLVMBuildGEP2(c->b, c->i8, st, &off[1], 1, ""), "");
+  *src = LLVMBuildSelect(
+      c->b, LLVMBuildICmp(c->b, LLVMIntEQ, *src, zy_mpi_any_source(c), ""), s,
+      *src, "mpi.src");
+  t = LLVMBuildSelect(
+      c->b, LLVMBuildICmp(c->b, LLVMIntEQ, *tag, zy_mpi_any_tag(c), ""), t,
+      *tag, "");
+  LLVMValueRef zero = LLVMConstInt(c->i32, 0, 0);
+  *tag = LLVMBuildSelect(c->b, LLVMBuildICmp(c->b, LLVMIntSLT, t, zero, ""),
+                         zero, t, "mpi.tag");
+}
+
 static LLVMValueRef comm_query(ZyMpiCall *c, const char *name,
                                LLVMValueRef comm) {
   LLVMValueRef slot = zy_new_slot(c->g, c->i32, "mpi.rank", 0);
@@ -310,11 +347,6 @@ static int check_call(ZyGen *g, LLVMValueRef call, const ZyMpiRow *r) {
                         callee_name(call));
   if (r->kind == ZY_MPI_INACTIVE)
     return 0;
-  if (r->kind >= ZY_MPI_ISEND && r->kind <= ZY_MPI_WAITALL)
-    return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
-                        "nonblocking MPI calls ('%s') are not "
-                        "differentiated yet",
-                        callee_name(call));
   if (zy_parallel_context(g))
     return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
                         "call MPI outside the OpenMP parallel region",

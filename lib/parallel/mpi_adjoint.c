@@ -21,28 +21,28 @@ static LLVMValueRef shadow_of(ZyMpiCall *c, LLVMValueRef p) {
   return zy_shadow_lookup(c->g, p);
 }
 
-static unsigned el_size(ZyMpiElem el) { return el == ZY_MPI_EL_FLOAT ? 4 : 8; }
+unsigned zy_mpi_el_size(ZyMpiElem el) { return el == ZY_MPI_EL_FLOAT ? 4 : 8; }
 
 static LLVMTypeRef el_type(ZyMpiCall *c, ZyMpiElem el) {
   return el == ZY_MPI_EL_FLOAT ? LLVMFloatTypeInContext(c->ctx)
                                : LLVMDoubleTypeInContext(c->ctx);
 }
 
-static LLVMValueRef i64_of(ZyMpiCall *c, LLVMValueRef n) {
+LLVMValueRef zy_mpi_i64(ZyMpiCall *c, LLVMValueRef n) {
   return LLVMTypeOf(n) == c->i64 ? n : LLVMBuildSExt(c->b, n, c->i64, "");
 }
 
 /* Bytes of `n` elements (`times` is an optional second factor). */
 static LLVMValueRef bytes_of(ZyMpiCall *c, ZyMpiElem el, LLVMValueRef n,
                              LLVMValueRef times) {
-  LLVMValueRef v = i64_of(c, n);
+  LLVMValueRef v = zy_mpi_i64(c, n);
   if (times)
-    v = LLVMBuildMul(c->b, v, i64_of(c, times), "");
-  return LLVMBuildMul(c->b, v, LLVMConstInt(c->i64, el_size(el), 0),
+    v = LLVMBuildMul(c->b, v, zy_mpi_i64(c, times), "");
+  return LLVMBuildMul(c->b, v, LLVMConstInt(c->i64, zy_mpi_el_size(el), 0),
                       "mpi.bytes");
 }
 
-static LLVMValueRef zeroed(ZyMpiCall *c, LLVMValueRef bytes) {
+LLVMValueRef zy_mpi_zeroed(ZyMpiCall *c, LLVMValueRef bytes) {
   LLVMTypeRef p2[2] = {c->i64, c->i64};
   LLVMTypeRef fty = LLVMFunctionType(c->ptr, p2, 2, 0);
   LLVMValueRef args[2] = {bytes, LLVMConstInt(c->i64, 1, 0)};
@@ -63,38 +63,46 @@ static LLVMValueRef pick(ZyMpiCall *c, LLVMValueRef cond, LLVMValueRef a,
   return LLVMBuildSelect(c->b, cond, a, b, "");
 }
 
+void zy_mpi_loop_open(ZyMpiCall *c, ZyMpiLoop *l, LLVMValueRef n) {
+  LLVMValueRef fn = zy_builder_function(c->b);
+  l->from = LLVMGetInsertBlock(c->b);
+  l->head = LLVMAppendBasicBlockInContext(c->ctx, fn, "mpi.loop");
+  LLVMBasicBlockRef body =
+      LLVMAppendBasicBlockInContext(c->ctx, fn, "mpi.loop.body");
+  l->done = LLVMAppendBasicBlockInContext(c->ctx, fn, "mpi.loop.done");
+  LLVMValueRef n64 = zy_mpi_i64(c, n);
+  LLVMBuildBr(c->b, l->head);
+  LLVMPositionBuilderAtEnd(c->b, l->head);
+  l->i = LLVMBuildPhi(c->b, c->i64, "mpi.i");
+  LLVMBuildCondBr(c->b, LLVMBuildICmp(c->b, LLVMIntSLT, l->i, n64, ""), body,
+                  l->done);
+  LLVMPositionBuilderAtEnd(c->b, body);
+}
+
+void zy_mpi_loop_close(ZyMpiCall *c, ZyMpiLoop *l) {
+  LLVMValueRef next = LLVMBuildAdd(c->b, l->i, LLVMConstInt(c->i64, 1, 0), "");
+  LLVMBasicBlockRef last = LLVMGetInsertBlock(c->b);
+  LLVMBuildBr(c->b, l->head);
+  LLVMValueRef zero = LLVMConstInt(c->i64, 0, 0);
+  LLVMAddIncoming(l->i, &zero, &l->from, 1);
+  LLVMAddIncoming(l->i, &next, &last, 1);
+  LLVMPositionBuilderAtEnd(c->b, l->done);
+}
+
 /* shadow(primal)[i] += src[i] for i < n (elements of `el`), through
  * zy_accumulate_shadow. */
-static void add_into(ZyMpiCall *c, LLVMValueRef primal, LLVMValueRef shadow,
+void zy_mpi_add_into(ZyMpiCall *c, LLVMValueRef primal, LLVMValueRef shadow,
                      LLVMValueRef src, LLVMValueRef n, ZyMpiElem el) {
   if (!shadow)
     return;
   LLVMTypeRef ft = el_type(c, el);
-  LLVMValueRef fn = c->g->grad;
-  LLVMBasicBlockRef from = LLVMGetInsertBlock(c->b);
-  LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(c->ctx, fn, "mpi.add");
-  LLVMBasicBlockRef body =
-      LLVMAppendBasicBlockInContext(c->ctx, fn, "mpi.add.body");
-  LLVMBasicBlockRef done =
-      LLVMAppendBasicBlockInContext(c->ctx, fn, "mpi.add.done");
-  LLVMValueRef n64 = i64_of(c, n);
-  LLVMBuildBr(c->b, head);
-  LLVMPositionBuilderAtEnd(c->b, head);
-  LLVMValueRef i = LLVMBuildPhi(c->b, c->i64, "mpi.i");
-  LLVMBuildCondBr(c->b, LLVMBuildICmp(c->b, LLVMIntSLT, i, n64, ""), body,
-                  done);
-  LLVMPositionBuilderAtEnd(c->b, body);
+  ZyMpiLoop l;
+  zy_mpi_loop_open(c, &l, n);
   LLVMValueRef v =
-      LLVMBuildLoad2(c->b, ft, LLVMBuildGEP2(c->b, ft, src, &i, 1, ""), "");
-  zy_accumulate_shadow(c->g, primal, LLVMBuildGEP2(c->b, ft, shadow, &i, 1, ""),
-                       v);
-  LLVMValueRef next = LLVMBuildAdd(c->b, i, LLVMConstInt(c->i64, 1, 0), "");
-  LLVMBasicBlockRef last = LLVMGetInsertBlock(c->b);
-  LLVMBuildBr(c->b, head);
-  LLVMValueRef zero = LLVMConstInt(c->i64, 0, 0);
-  LLVMAddIncoming(i, &zero, &from, 1);
-  LLVMAddIncoming(i, &next, &last, 1);
-  LLVMPositionBuilderAtEnd(c->b, done);
+      LLVMBuildLoad2(c->b, ft, LLVMBuildGEP2(c->b, ft, src, &l.i, 1, ""), "");
+  zy_accumulate_shadow(c->g, primal,
+                       LLVMBuildGEP2(c->b, ft, shadow, &l.i, 1, ""), v);
+  zy_mpi_loop_close(c, &l);
 }
 
 /* The shadow of buffer `p` for the adjoint to read or write: its own, or
@@ -102,7 +110,7 @@ static void add_into(ZyMpiCall *c, LLVMValueRef primal, LLVMValueRef shadow,
 static LLVMValueRef shadow_or_zeros(ZyMpiCall *c, LLVMValueRef p,
                                     LLVMValueRef bytes, LLVMValueRef *own) {
   LLVMValueRef s = shadow_of(c, p);
-  *own = s ? NULL : zeroed(c, bytes);
+  *own = s ? NULL : zy_mpi_zeroed(c, bytes);
   return s ? s : *own;
 }
 
@@ -120,7 +128,7 @@ static void done_with(ZyMpiCall *c, LLVMValueRef s, LLVMValueRef own,
  * the buffer (and so its adjoint) as it was. */
 static LLVMValueRef unless_proc_null(ZyMpiCall *c, LLVMValueRef src,
                                      LLVMValueRef bytes) {
-  LLVMValueRef null = LLVMConstInt(c->i32, (unsigned long long)(c->mpich ? -1 : -2), 1);
+  LLVMValueRef null = zy_mpi_proc_null(c);
   return pick(c, LLVMBuildICmp(c->b, LLVMIntEQ, src, null, "mpi.procnull"),
               LLVMConstInt(c->i64, 0, 0), bytes);
 }
@@ -136,9 +144,9 @@ static LLVMValueRef sum_op(ZyMpiCall *c) {
 /* --- Receives: the actual source and tag ------------------------------- */
 
 /* Forward: after the copy of a receive, its actual source and tag (from
- * the status, which replaces MPI_STATUS_IGNORE), kept for the reverse
- * sweep as the call's tape {i32 source, i32 tag}.  A tag of MPI_ANY_TAG
- * (a receive from MPI_PROC_NULL) becomes 0. */
+ * the status, which replaces MPI_STATUS_IGNORE, where the call took
+ * MPI_ANY_SOURCE or MPI_ANY_TAG), kept for the reverse sweep as the
+ * call's tape {i32 source, i32 tag}. */
 static int forward_receive(ZyMpiCall *c) {
   ZyGen *g = c->g;
   LLVMValueRef fc = zy_map_get(&g->vmap, c->call);
@@ -149,15 +157,13 @@ static int forward_receive(ZyMpiCall *c) {
                      "mpi.status", 0);
     LLVMSetOperand(fc, (unsigned)k, st);
   }
-  LLVMValueRef off[2] = {LLVMConstInt(c->i64, zy_mpi_status_source(c), 0),
-                         LLVMConstInt(c->i64, zy_mpi_status_tag(c), 0)};
-  LLVMValueRef src = LLVMBuildLoad2(
-      c->b, c->i32, LLVMBuildGEP2(c->b, c->i8, st, &off[0], 1, ""), "mpi.src");
-  LLVMValueRef tag = LLVMBuildLoad2(
-      c->b, c->i32, LLVMBuildGEP2(c->b, c->i8, st, &off[1], 1, ""), "mpi.tag");
-  tag = pick(c, LLVMBuildICmp(c->b, LLVMIntSLT, tag, LLVMConstInt(c->i32, 0, 0),
-                              ""),
-             LLVMConstInt(c->i32, 0, 0), tag);
+  /* The posted source and tag: the last peer and tag arguments. */
+  int np = zy_mpi_index(c->row, 'p', 1) < 0 ? 0 : 1;
+  LLVMValueRef src = zy_map_get(&g->vmap, zy_mpi_arg(c, 'p', np));
+  LLVMValueRef tag = zy_map_get(&g->vmap, zy_mpi_arg(c, 'g', np));
+  src = src ? src : zy_mpi_arg(c, 'p', np);
+  tag = tag ? tag : zy_mpi_arg(c, 'g', np);
+  zy_mpi_actual_source(c, st, &src, &tag);
   LLVMTypeRef pair[2] = {c->i32, c->i32};
   LLVMValueRef t = LLVMGetUndef(LLVMStructTypeInContext(c->ctx, pair, 2, 0));
   t = LLVMBuildInsertValue(c->b, t, src, 0, "");
@@ -179,13 +185,13 @@ static void actual_source(ZyMpiCall *c, LLVMValueRef *src, LLVMValueRef *tag) {
 static int rev_send(ZyMpiCall *c) {
   ZyMpiElem el = elem(c, 0);
   LLVMValueRef n = lk(c, 'n', 0), by = bytes_of(c, el, n, NULL);
-  LLVMValueRef tmp = zeroed(c, by);
+  LLVMValueRef tmp = zy_mpi_zeroed(c, by);
   LLVMValueRef a[7] = {tmp,          n,           lk(c, 't', 0),
                        lk(c, 'p', 0), lk(c, 'g', 0), lk(c, 'c', 0),
                        zy_mpi_status_ignore(c)};
   zy_mpi_emit(c, "Recv", "pihiihp", a);
   LLVMValueRef buf = zy_mpi_buffer(c, 0);
-  add_into(c, buf, shadow_of(c, buf), tmp, n, el);
+  zy_mpi_add_into(c, buf, shadow_of(c, buf), tmp, n, el);
   release(c, tmp);
   return 0;
 }
@@ -212,7 +218,7 @@ static int rev_sendrecv(ZyMpiCall *c) {
   LLVMValueRef sby = bytes_of(c, es, sn, NULL), rby = bytes_of(c, er, rn, NULL);
   LLVMValueRef rs = er ? shadow_or_zeros(c, zy_mpi_buffer(c, 1), rby, &own)
                        : LLVMConstNull(c->ptr);
-  LLVMValueRef tmp = zeroed(c, sby);
+  LLVMValueRef tmp = zy_mpi_zeroed(c, sby);
   actual_source(c, &src, &tag);
   LLVMValueRef a[12] = {rs,  rn, lk(c, 't', 1), src,           tag,
                         tmp, sn, lk(c, 't', 0), lk(c, 'p', 0), lk(c, 'g', 0),
@@ -222,7 +228,7 @@ static int rev_sendrecv(ZyMpiCall *c) {
     done_with(c, rs, own, unless_proc_null(c, src, rby));
   LLVMValueRef sbuf = zy_mpi_buffer(c, 0);
   if (es)
-    add_into(c, sbuf, shadow_of(c, sbuf), tmp, sn, es);
+    zy_mpi_add_into(c, sbuf, shadow_of(c, sbuf), tmp, sn, es);
   release(c, tmp);
   return 0;
 }
@@ -236,7 +242,7 @@ static int rev_sendrecv_replace(ZyMpiCall *c) {
                tag;
   LLVMValueRef buf = zy_mpi_buffer(c, 0);
   LLVMValueRef s = shadow_or_zeros(c, buf, by, &own);
-  LLVMValueRef tmp = zeroed(c, by);
+  LLVMValueRef tmp = zy_mpi_zeroed(c, by);
   actual_source(c, &src, &tag);
   LLVMValueRef dt = lk(c, 't', 0);
   LLVMValueRef a[12] = {s,   n, dt, src,           tag,
@@ -244,7 +250,7 @@ static int rev_sendrecv_replace(ZyMpiCall *c) {
                         lk(c, 'c', 0), zy_mpi_status_ignore(c)};
   zy_mpi_emit(c, "Sendrecv", "pihiipihiihp", a);
   done_with(c, s, own, unless_proc_null(c, src, by));
-  add_into(c, buf, own ? NULL : s, tmp, n, el);
+  zy_mpi_add_into(c, buf, own ? NULL : s, tmp, n, el);
   release(c, tmp);
   return 0;
 }
@@ -267,7 +273,7 @@ static int rev_bcast(ZyMpiCall *c) {
   ZyMpiElem el = elem(c, 0);
   LLVMValueRef n = lk(c, 'n', 0), by = bytes_of(c, el, n, NULL), own;
   LLVMValueRef s = shadow_or_zeros(c, zy_mpi_buffer(c, 0), by, &own);
-  LLVMValueRef tmp = zeroed(c, by), root = is_root(c);
+  LLVMValueRef tmp = zy_mpi_zeroed(c, by), root = is_root(c);
   LLVMValueRef zero = LLVMConstInt(c->i64, 0, 0);
   LLVMValueRef a[7] = {s,        tmp,           n,           lk(c, 't', 0),
                        sum_op(c), lk(c, 'R', 0), lk(c, 'c', 0)};
@@ -290,7 +296,7 @@ static LLVMValueRef reduce_input(ZyMpiCall *c) {
 static int rev_reduce(ZyMpiCall *c) {
   ZyMpiElem el = elem(c, 0);
   LLVMValueRef n = lk(c, 'n', 0), by = bytes_of(c, el, n, NULL);
-  LLVMValueRef tmp = zeroed(c, by), root = is_root(c);
+  LLVMValueRef tmp = zy_mpi_zeroed(c, by), root = is_root(c);
   LLVMValueRef rby = pick(c, root, by, LLVMConstInt(c->i64, 0, 0));
   LLVMValueRef rs = shadow_of(c, zy_mpi_buffer(c, 1));
   if (rs) {
@@ -300,7 +306,7 @@ static int rev_reduce(ZyMpiCall *c) {
   LLVMValueRef a[5] = {tmp, n, lk(c, 't', 0), lk(c, 'R', 0), lk(c, 'c', 0)};
   zy_mpi_emit(c, "Bcast", "pihih", a);
   LLVMValueRef in = reduce_input(c);
-  add_into(c, in, shadow_of(c, in), tmp, n, el);
+  zy_mpi_add_into(c, in, shadow_of(c, in), tmp, n, el);
   release(c, tmp);
   return 0;
 }
@@ -309,12 +315,12 @@ static int rev_allreduce(ZyMpiCall *c) {
   ZyMpiElem el = elem(c, 0);
   LLVMValueRef n = lk(c, 'n', 0), by = bytes_of(c, el, n, NULL), own;
   LLVMValueRef rs = shadow_or_zeros(c, zy_mpi_buffer(c, 1), by, &own);
-  LLVMValueRef tmp = zeroed(c, by);
+  LLVMValueRef tmp = zy_mpi_zeroed(c, by);
   LLVMValueRef a[6] = {rs, tmp, n, lk(c, 't', 0), sum_op(c), lk(c, 'c', 0)};
   zy_mpi_emit(c, "Allreduce", "ppihhh", a);
   done_with(c, rs, own, by);
   LLVMValueRef in = reduce_input(c);
-  add_into(c, in, shadow_of(c, in), tmp, n, el);
+  zy_mpi_add_into(c, in, shadow_of(c, in), tmp, n, el);
   release(c, tmp);
   return 0;
 }
@@ -328,13 +334,13 @@ static int rev_gather(ZyMpiCall *c) {
                           bytes_of(c, el, lk(c, 'n', 1), zy_mpi_size(c, comm)),
                           LLVMConstInt(c->i64, 0, 0));
   LLVMValueRef rs = shadow_or_zeros(c, zy_mpi_buffer(c, 1), rby, &own);
-  LLVMValueRef tmp = zeroed(c, sby);
+  LLVMValueRef tmp = zy_mpi_zeroed(c, sby);
   LLVMValueRef a[8] = {rs,  lk(c, 'n', 1), lk(c, 't', 1), tmp,
                        sn,  lk(c, 't', 0), lk(c, 'R', 0), comm};
   zy_mpi_emit(c, "Scatter", "pihpihih", a);
   done_with(c, rs, own, rby);
   LLVMValueRef sbuf = zy_mpi_buffer(c, 0);
-  add_into(c, sbuf, shadow_of(c, sbuf), tmp, sn, el);
+  zy_mpi_add_into(c, sbuf, shadow_of(c, sbuf), tmp, sn, el);
   release(c, tmp);
   return 0;
 }
@@ -345,17 +351,17 @@ static int rev_scatter(ZyMpiCall *c) {
   LLVMValueRef comm = lk(c, 'c', 0), root = is_root(c), own;
   LLVMValueRef rn = lk(c, 'n', 1), rby = bytes_of(c, el, rn, NULL);
   LLVMValueRef all = pick(
-      c, root, LLVMBuildMul(c->b, i64_of(c, lk(c, 'n', 0)),
-                            i64_of(c, zy_mpi_size(c, comm)), ""),
+      c, root, LLVMBuildMul(c->b, zy_mpi_i64(c, lk(c, 'n', 0)),
+                            zy_mpi_i64(c, zy_mpi_size(c, comm)), ""),
       LLVMConstInt(c->i64, 0, 0));
   LLVMValueRef rs = shadow_or_zeros(c, zy_mpi_buffer(c, 1), rby, &own);
-  LLVMValueRef tmp = zeroed(c, bytes_of(c, el, all, NULL));
+  LLVMValueRef tmp = zy_mpi_zeroed(c, bytes_of(c, el, all, NULL));
   LLVMValueRef a[8] = {rs,  rn, lk(c, 't', 1), tmp, lk(c, 'n', 0),
                        lk(c, 't', 0), lk(c, 'R', 0), comm};
   zy_mpi_emit(c, "Gather", "pihpihih", a);
   done_with(c, rs, own, rby);
   LLVMValueRef sbuf = zy_mpi_buffer(c, 0);
-  add_into(c, sbuf, shadow_of(c, sbuf), tmp, all, el);
+  zy_mpi_add_into(c, sbuf, shadow_of(c, sbuf), tmp, all, el);
   release(c, tmp);
   return 0;
 }
@@ -366,12 +372,12 @@ static int rev_allgather_alltoall(ZyMpiCall *c, int all) {
   ZyMpiElem el = elem(c, 0);
   LLVMValueRef comm = lk(c, 'c', 0), own, size = zy_mpi_size(c, comm);
   LLVMValueRef sn = lk(c, 'n', 0), rn = lk(c, 'n', 1);
-  LLVMValueRef stotal = all ? LLVMBuildMul(c->b, i64_of(c, sn),
-                                           i64_of(c, size), "")
-                            : i64_of(c, sn);
+  LLVMValueRef stotal = all ? LLVMBuildMul(c->b, zy_mpi_i64(c, sn),
+                                           zy_mpi_i64(c, size), "")
+                            : zy_mpi_i64(c, sn);
   LLVMValueRef rby = bytes_of(c, el, rn, size);
   LLVMValueRef rs = shadow_or_zeros(c, zy_mpi_buffer(c, 1), rby, &own);
-  LLVMValueRef tmp = zeroed(c, bytes_of(c, el, stotal, NULL));
+  LLVMValueRef tmp = zy_mpi_zeroed(c, bytes_of(c, el, stotal, NULL));
   if (all) {
     LLVMValueRef a[7] = {rs, rn, lk(c, 't', 1), tmp, sn, lk(c, 't', 0), comm};
     zy_mpi_emit(c, "Alltoall", "pihpihh", a);
@@ -381,7 +387,7 @@ static int rev_allgather_alltoall(ZyMpiCall *c, int all) {
   }
   done_with(c, rs, own, rby);
   LLVMValueRef sbuf = zy_mpi_buffer(c, 0);
-  add_into(c, sbuf, shadow_of(c, sbuf), tmp, stotal, el);
+  zy_mpi_add_into(c, sbuf, shadow_of(c, sbuf), tmp, stotal, el);
   release(c, tmp);
   return 0;
 }
@@ -400,9 +406,17 @@ static int moves_floats(ZyMpiCall *c) {
 int zy_mpi_forward(ZyGen *g, LLVMValueRef call, int after) {
   ZyMpiCall c;
   zy_mpi_init(&c, g, call);
-  if (!after || !moves_floats(&c))
+  if (!after)
+    return 0;
+  /* A Wait does not know the datatype: it finds out from its record. */
+  if (c.row->kind == ZY_MPI_WAIT || c.row->kind == ZY_MPI_WAITALL)
+    return zy_mpi_forward_request(&c);
+  if (!moves_floats(&c))
     return 0;
   switch (c.row->kind) {
+  case ZY_MPI_ISEND:
+  case ZY_MPI_IRECV:
+    return zy_mpi_forward_request(&c);
   case ZY_MPI_RECV:
   case ZY_MPI_SENDRECV:
   case ZY_MPI_SENDRECV_REPLACE:
@@ -417,9 +431,14 @@ int zy_mpi_reverse(ZyGen *g, LLVMValueRef call) {
   zy_mpi_init(&c, g, call);
   if (c.row->kind == ZY_MPI_BARRIER)
     return rev_barrier(&c);
+  if (c.row->kind == ZY_MPI_WAIT || c.row->kind == ZY_MPI_WAITALL)
+    return zy_mpi_reverse_request(&c);
   if (!moves_floats(&c))
     return 0;
   switch (c.row->kind) {
+  case ZY_MPI_ISEND:
+  case ZY_MPI_IRECV:
+    return zy_mpi_reverse_request(&c);
   case ZY_MPI_SEND:
     return rev_send(&c);
   case ZY_MPI_RECV:

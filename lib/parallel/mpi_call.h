@@ -59,11 +59,42 @@ LLVMValueRef zy_mpi_status_ignore(ZyMpiCall *c);
 /* Byte offsets of MPI_SOURCE and MPI_TAG in MPI_Status, and its size. */
 unsigned zy_mpi_status_source(const ZyMpiCall *c);
 unsigned zy_mpi_status_tag(const ZyMpiCall *c);
+/* MPI_ANY_SOURCE, MPI_ANY_TAG and MPI_PROC_NULL of the call's ABI (i32). */
+LLVMValueRef zy_mpi_any_source(const ZyMpiCall *c);
+LLVMValueRef zy_mpi_any_tag(const ZyMpiCall *c);
+LLVMValueRef zy_mpi_proc_null(const ZyMpiCall *c);
+/* The actual source and tag of a receive posted for `src` and `tag`
+ * (i32 values at the builder) whose status is at `st`: the status's
+ * only where the receive took MPI_ANY_SOURCE / MPI_ANY_TAG; a tag left
+ * MPI_ANY_TAG (from MPI_PROC_NULL) becomes 0. */
+void zy_mpi_actual_source(ZyMpiCall *c, LLVMValueRef st, LLVMValueRef *src,
+                          LLVMValueRef *tag);
 enum { ZY_MPI_STATUS_BYTES = 32 };
 
 /* This rank in communicator `comm` (a value usable at the builder),
  * and the communicator's size. */
 LLVMValueRef zy_mpi_rank(ZyMpiCall *c, LLVMValueRef comm);
 LLVMValueRef zy_mpi_size(ZyMpiCall *c, LLVMValueRef comm);
+
+/* Emitters shared by the builders (mpi_adjoint.c): a zeroed heap block
+ * (calloc); the bytes of one element; `n` as an i64; a counted loop
+ * `for (i = 0; i < n; i++)` whose body goes between open and close (the
+ * builder ends after the loop); shadow(primal)[i] += src[i] for i < n. */
+LLVMValueRef zy_mpi_zeroed(ZyMpiCall *c, LLVMValueRef bytes);
+unsigned zy_mpi_el_size(ZyMpiElem el);
+LLVMValueRef zy_mpi_i64(ZyMpiCall *c, LLVMValueRef n);
+typedef struct ZyMpiLoop {
+  LLVMBasicBlockRef from, head, done;
+  LLVMValueRef i; /* i64 */
+} ZyMpiLoop;
+void zy_mpi_loop_open(ZyMpiCall *c, ZyMpiLoop *l, LLVMValueRef n);
+void zy_mpi_loop_close(ZyMpiCall *c, ZyMpiLoop *l);
+void zy_mpi_add_into(ZyMpiCall *c, LLVMValueRef primal, LLVMValueRef shadow,
+                     LLVMValueRef src, LLVMValueRef n, ZyMpiElem el);
+
+/* Nonblocking requests (mpi_requests.c): forward and reverse code of
+ * Isend/Irecv (a record per request), Wait and Waitall. */
+int zy_mpi_forward_request(ZyMpiCall *c);
+int zy_mpi_reverse_request(ZyMpiCall *c);
 
 #endif
