@@ -357,11 +357,13 @@ static int check_call(ZyGen *g, LLVMValueRef call, const ZyMpiRow *r) {
   if (check_types(&c) || check_in_place(&c))
     return -1;
   LLVMValueRef op = zy_mpi_arg(&c, 'o', 0);
-  if (op && zy_mpi_op(op) != ZY_MPI_SUM)
+  if (op && zy_mpi_op(op) == ZY_MPI_OP_OTHER)
     return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
-                        "use MPI_SUM, given directly in the call",
+                        "use MPI_SUM, MPI_PROD, MPI_MAX or MPI_MIN, given "
+                        "directly in the call",
                         "the reduction op of '%s' is not differentiated: "
-                        "only MPI_SUM is supported (user-defined and "
+                        "only MPI_SUM, MPI_PROD, MPI_MAX and MPI_MIN are "
+                        "supported (user-defined, MINLOC/MAXLOC and "
                         "run-time ops are refused)",
                         callee_name(call));
   return 0;

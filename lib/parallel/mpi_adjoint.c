@@ -23,7 +23,7 @@ static LLVMValueRef shadow_of(ZyMpiCall *c, LLVMValueRef p) {
 
 unsigned zy_mpi_el_size(ZyMpiElem el) { return el == ZY_MPI_EL_FLOAT ? 4 : 8; }
 
-static LLVMTypeRef el_type(ZyMpiCall *c, ZyMpiElem el) {
+LLVMTypeRef zy_mpi_el_type(ZyMpiCall *c, ZyMpiElem el) {
   return el == ZY_MPI_EL_FLOAT ? LLVMFloatTypeInContext(c->ctx)
                                : LLVMDoubleTypeInContext(c->ctx);
 }
@@ -89,20 +89,31 @@ void zy_mpi_loop_close(ZyMpiCall *c, ZyMpiLoop *l) {
   LLVMPositionBuilderAtEnd(c->b, l->done);
 }
 
-/* shadow(primal)[i] += src[i] for i < n (elements of `el`), through
- * zy_accumulate_shadow. */
-void zy_mpi_add_into(ZyMpiCall *c, LLVMValueRef primal, LLVMValueRef shadow,
-                     LLVMValueRef src, LLVMValueRef n, ZyMpiElem el) {
+/* shadow(primal)[i] += src[i] (times w[i] when `w` is given) for i < n
+ * (elements of `el`), through zy_accumulate_shadow. */
+void zy_mpi_add_weighted(ZyMpiCall *c, LLVMValueRef primal,
+                         LLVMValueRef shadow, LLVMValueRef src,
+                         LLVMValueRef w, LLVMValueRef n, ZyMpiElem el) {
   if (!shadow)
     return;
-  LLVMTypeRef ft = el_type(c, el);
+  LLVMTypeRef ft = zy_mpi_el_type(c, el);
   ZyMpiLoop l;
   zy_mpi_loop_open(c, &l, n);
   LLVMValueRef v =
       LLVMBuildLoad2(c->b, ft, LLVMBuildGEP2(c->b, ft, src, &l.i, 1, ""), "");
+  if (w)
+    v = LLVMBuildFMul(
+        c->b, v,
+        LLVMBuildLoad2(c->b, ft, LLVMBuildGEP2(c->b, ft, w, &l.i, 1, ""), ""),
+        "");
   zy_accumulate_shadow(c->g, primal,
                        LLVMBuildGEP2(c->b, ft, shadow, &l.i, 1, ""), v);
   zy_mpi_loop_close(c, &l);
+}
+
+void zy_mpi_add_into(ZyMpiCall *c, LLVMValueRef primal, LLVMValueRef shadow,
+                     LLVMValueRef src, LLVMValueRef n, ZyMpiElem el) {
+  zy_mpi_add_weighted(c, primal, shadow, src, NULL, n, el);
 }
 
 /* The shadow of buffer `p` for the adjoint to read or write: its own, or
@@ -293,6 +304,23 @@ static LLVMValueRef reduce_input(ZyMpiCall *c) {
   return zy_mpi_in_place(c, s) ? zy_mpi_buffer(c, 1) : s;
 }
 
+/* MAX, MIN, PROD: the weights the forward sweep computed (the input's
+ * derivative of the result, per element), else NULL. */
+static LLVMValueRef reduce_weights(ZyMpiCall *c) {
+  if (zy_mpi_op(zy_mpi_arg(c, 'o', 0)) == ZY_MPI_SUM)
+    return NULL;
+  return zy_reload(c->g, zy_map_get(&c->g->tapes, c->call),
+                   LLVMGetInstructionParent(c->call));
+}
+
+static void add_reduced(ZyMpiCall *c, LLVMValueRef tmp, LLVMValueRef n,
+                        ZyMpiElem el) {
+  LLVMValueRef in = reduce_input(c), w = reduce_weights(c);
+  zy_mpi_add_weighted(c, in, shadow_of(c, in), tmp, w, n, el);
+  if (w)
+    release(c, w);
+}
+
 static int rev_reduce(ZyMpiCall *c) {
   ZyMpiElem el = elem(c, 0);
   LLVMValueRef n = lk(c, 'n', 0), by = bytes_of(c, el, n, NULL);
@@ -305,8 +333,7 @@ static int rev_reduce(ZyMpiCall *c) {
   }
   LLVMValueRef a[5] = {tmp, n, lk(c, 't', 0), lk(c, 'R', 0), lk(c, 'c', 0)};
   zy_mpi_emit(c, "Bcast", "pihih", a);
-  LLVMValueRef in = reduce_input(c);
-  zy_mpi_add_into(c, in, shadow_of(c, in), tmp, n, el);
+  add_reduced(c, tmp, n, el);
   release(c, tmp);
   return 0;
 }
@@ -319,8 +346,7 @@ static int rev_allreduce(ZyMpiCall *c) {
   LLVMValueRef a[6] = {rs, tmp, n, lk(c, 't', 0), sum_op(c), lk(c, 'c', 0)};
   zy_mpi_emit(c, "Allreduce", "ppihhh", a);
   done_with(c, rs, own, by);
-  LLVMValueRef in = reduce_input(c);
-  zy_mpi_add_into(c, in, shadow_of(c, in), tmp, n, el);
+  add_reduced(c, tmp, n, el);
   release(c, tmp);
   return 0;
 }
@@ -417,6 +443,11 @@ int zy_mpi_forward(ZyGen *g, LLVMValueRef call, int after) {
   case ZY_MPI_ISEND:
   case ZY_MPI_IRECV:
     return zy_mpi_forward_request(&c);
+  case ZY_MPI_REDUCE:
+  case ZY_MPI_ALLREDUCE:
+    return zy_mpi_op(zy_mpi_arg(&c, 'o', 0)) == ZY_MPI_SUM
+               ? 0
+               : zy_mpi_forward_reduce(&c);
   case ZY_MPI_RECV:
   case ZY_MPI_SENDRECV:
   case ZY_MPI_SENDRECV_REPLACE:

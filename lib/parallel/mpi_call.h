@@ -91,6 +91,17 @@ void zy_mpi_loop_open(ZyMpiCall *c, ZyMpiLoop *l, LLVMValueRef n);
 void zy_mpi_loop_close(ZyMpiCall *c, ZyMpiLoop *l);
 void zy_mpi_add_into(ZyMpiCall *c, LLVMValueRef primal, LLVMValueRef shadow,
                      LLVMValueRef src, LLVMValueRef n, ZyMpiElem el);
+/* ... times w[i]. */
+void zy_mpi_add_weighted(ZyMpiCall *c, LLVMValueRef primal,
+                         LLVMValueRef shadow, LLVMValueRef src,
+                         LLVMValueRef w, LLVMValueRef n, ZyMpiElem el);
+LLVMTypeRef zy_mpi_el_type(ZyMpiCall *c, ZyMpiElem el);
+
+/* Reduce/Allreduce with MAX, MIN or PROD (mpi_reduce.c): after the call
+ * in the forward sweep, the derivative of each result element with
+ * respect to this rank's input element, kept (a heap array of the
+ * element type) as the call's tape. */
+int zy_mpi_forward_reduce(ZyMpiCall *c);
 
 /* Nonblocking requests (mpi_requests.c): forward and reverse code of
  * Isend/Irecv (a record per request), Wait and Waitall. */

@@ -28,7 +28,7 @@ double f(double *x, int n) {
   MPI_Put(x, n, MPI_DOUBLE, 1, 0, n, MPI_DOUBLE, win);
   y[0] = x[0];
 #elif CASE == 2
-  // OP: mpi-refused.c:[[@LINE+1]]:3: error: [zymase:unsupported] cannot differentiate 'f': the reduction op of 'MPI_Allreduce' is not differentiated: only MPI_SUM is supported
+  // OP: mpi-refused.c:[[@LINE+1]]:3: error: [zymase:unsupported] cannot differentiate 'f': the reduction op of 'MPI_Allreduce' is not differentiated: only MPI_SUM, MPI_PROD, MPI_MAX and MPI_MIN are supported
   MPI_Allreduce(x, y, n, MPI_DOUBLE, myop, MPI_COMM_WORLD);
 #elif CASE == 3
   // TYPE: mpi-refused.c:[[@LINE+1]]:3: error: [zymase:unsupported] cannot differentiate 'f': the datatype of 'MPI_Allreduce' (argument 4) is not a predefined MPI datatype known when compiling
