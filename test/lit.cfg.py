@@ -76,7 +76,9 @@ if config.sanitizer_preload:
 # MPI for the mpi-* tests (tools/install-deps installs both): Open MPI
 # (feature mpi: %mpi-flags, %mpirun N) and MPICH (feature mpich:
 # %mpich-flags, %mpichrun N).  Open MPI refuses to run as root (CI does)
-# unless told, and needs --oversubscribe for more ranks than cores.
+# unless told, and needs --oversubscribe for more ranks than cores.  MPICH
+# (ch4:ucx) polls without yielding: the tests run it on 2 ranks (one test
+# on 3), so that a 2-core machine does not crawl.
 import shutil
 ompi_inc = "/usr/lib/x86_64-linux-gnu/openmpi/include"
 if os.path.exists(os.path.join(ompi_inc, "mpi.h")) and shutil.which("mpirun.openmpi"):
