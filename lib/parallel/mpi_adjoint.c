@@ -443,6 +443,11 @@ int zy_mpi_forward(ZyGen *g, LLVMValueRef call, int after) {
   case ZY_MPI_ISEND:
   case ZY_MPI_IRECV:
     return zy_mpi_forward_request(&c);
+  case ZY_MPI_GATHERV:
+  case ZY_MPI_SCATTERV:
+  case ZY_MPI_ALLGATHERV:
+  case ZY_MPI_ALLTOALLV:
+    return zy_mpi_forward_vector(&c);
   case ZY_MPI_REDUCE:
   case ZY_MPI_ALLREDUCE:
     return zy_mpi_op(zy_mpi_arg(&c, 'o', 0)) == ZY_MPI_SUM
@@ -492,6 +497,11 @@ int zy_mpi_reverse(ZyGen *g, LLVMValueRef call) {
     return rev_allgather_alltoall(&c, 0);
   case ZY_MPI_ALLTOALL:
     return rev_allgather_alltoall(&c, 1);
+  case ZY_MPI_GATHERV:
+  case ZY_MPI_SCATTERV:
+  case ZY_MPI_ALLGATHERV:
+  case ZY_MPI_ALLTOALLV:
+    return zy_mpi_reverse_vector(&c);
   default:
     return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
                         "the MPI call '%s' is not differentiated yet",

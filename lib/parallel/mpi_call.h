@@ -103,6 +103,11 @@ LLVMTypeRef zy_mpi_el_type(ZyMpiCall *c, ZyMpiElem el);
  * element type) as the call's tape. */
 int zy_mpi_forward_reduce(ZyMpiCall *c);
 
+/* Gatherv, Scatterv, Allgatherv, Alltoallv (mpi_vector.c): the forward
+ * copy of the count and displacement arrays, and the reverse. */
+int zy_mpi_forward_vector(ZyMpiCall *c);
+int zy_mpi_reverse_vector(ZyMpiCall *c);
+
 /* Nonblocking requests (mpi_requests.c): forward and reverse code of
  * Isend/Irecv (a record per request), Wait and Waitall. */
 int zy_mpi_forward_request(ZyMpiCall *c);
