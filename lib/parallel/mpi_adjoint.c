@@ -70,6 +70,11 @@ void zy_mpi_loop_open(ZyMpiCall *c, ZyMpiLoop *l, LLVMValueRef n) {
   LLVMBasicBlockRef body =
       LLVMAppendBasicBlockInContext(c->ctx, fn, "mpi.loop.body");
   l->done = LLVMAppendBasicBlockInContext(c->ctx, fn, "mpi.loop.done");
+  if (c->forward) {
+    zy_vec_push(&c->g->fextra, l->head);
+    zy_vec_push(&c->g->fextra, body);
+    zy_vec_push(&c->g->fextra, l->done);
+  }
   LLVMValueRef n64 = zy_mpi_i64(c, n);
   LLVMBuildBr(c->b, l->head);
   LLVMPositionBuilderAtEnd(c->b, l->head);
@@ -432,6 +437,7 @@ static int moves_floats(ZyMpiCall *c) {
 int zy_mpi_forward(ZyGen *g, LLVMValueRef call, int after) {
   ZyMpiCall c;
   zy_mpi_init(&c, g, call);
+  c.forward = 1;
   if (!after)
     return 0;
   /* A Wait does not know the datatype: it finds out from its record. */

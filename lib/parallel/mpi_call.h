@@ -30,6 +30,8 @@ typedef struct ZyMpiCall {
   LLVMModuleRef mod;
   int mpich;           /* MPICH's ABI (integer handles), else Open MPI's */
   int pmpi;            /* called as PMPI_*: what we emit is PMPI_* too   */
+  int forward;         /* emitting in the forward sweep (new blocks are
+                          forward blocks: g->fextra, for split mode)    */
   LLVMTypeRef h;       /* the type of a handle: ptr or i32               */
   LLVMTypeRef i1, i8, i32, i64, ptr;
 } ZyMpiCall;

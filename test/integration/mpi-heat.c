@@ -5,7 +5,9 @@
 // are overwritten every step: the values each step read must be cached.
 // The gradient with respect to the initial temperatures is checked on each
 // rank against collective central finite differences, and the two
-// exchanges must give the same gradient; 2 and 3 ranks.
+// exchanges must give the same gradient, also with the exchange in a
+// function of its own (split into an augmented forward and a reverse);
+// 2 and 3 ranks.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // REQUIRES: mpi
 // RUN: %clang -O0 %s %mpi-flags -lm -o %t0 && %mpirun 2 %t0 && %mpirun 3 %t0
@@ -73,6 +75,31 @@ double heat_nonblocking(double *x, int n) {
   return loss(u, n);
 }
 
+/* The exchange in a function of its own (not inlined): its calls go
+ * through the callee's augmented forward and reverse functions. */
+static __attribute__((noinline)) void exchange(double *u, int n) {
+  int left = zy_rank ? zy_rank - 1 : MPI_PROC_NULL;
+  int right = zy_rank + 1 < zy_size ? zy_rank + 1 : MPI_PROC_NULL;
+  MPI_Request r[4];
+  MPI_Irecv(&u[0], 1, MPI_DOUBLE, left, 0, MPI_COMM_WORLD, &r[0]);
+  MPI_Irecv(&u[n + 1], 1, MPI_DOUBLE, right, 1, MPI_COMM_WORLD, &r[1]);
+  MPI_Isend(&u[n], 1, MPI_DOUBLE, right, 0, MPI_COMM_WORLD, &r[2]);
+  MPI_Isend(&u[1], 1, MPI_DOUBLE, left, 1, MPI_COMM_WORLD, &r[3]);
+  MPI_Waitall(4, r, MPI_STATUSES_IGNORE);
+}
+
+double heat_callee(double *x, int n) {
+  double u[N + 2], v[N + 2];
+  u[0] = u[n + 1] = 0;
+  for (int i = 0; i < n; i++)
+    u[i + 1] = x[i];
+  for (int t = 0; t < STEPS; t++) {
+    exchange(u, n);
+    step(u, v, n);
+  }
+  return loss(u, n);
+}
+
 int main(int argc, char **argv) {
   zy_mpi_start(&argc, &argv);
   double x[N], dx[N], dy[N];
@@ -82,5 +109,8 @@ int main(int argc, char **argv) {
   ZY_CHECK_GRAD("heat_nonblocking", heat_nonblocking, x, N, dy);
   for (int i = 0; i < N; i++)
     zy_close("blocking = nonblocking", i, dy[i], dx[i], 1e-12);
+  ZY_CHECK_GRAD("heat_callee", heat_callee, x, N, dy);
+  for (int i = 0; i < N; i++)
+    zy_close("blocking = callee", i, dy[i], dx[i], 1e-12);
   return zy_mpi_finish();
 }

@@ -2,7 +2,8 @@
 // MPI_PROD: the adjoint of a maximum or minimum goes to the rank (and
 // element) that won, the lowest rank among ties; a product's to each rank
 // times the other ranks' factors, also with a zero factor; MPI_IN_PLACE
-// too.  Collective central finite differences where the loss is smooth,
+// too, also in a function of its own (split mode).  Collective central
+// finite differences where the loss is smooth,
 // closed forms for ties and zeros, on 2 and 3 ranks.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // REQUIRES: mpi
@@ -75,6 +76,30 @@ double prod(double *x, int n) {
   return global(l) / zy_size;
 }
 
+/* Collectives in a function of its own (not inlined): differentiated
+ * through its augmented forward and reverse functions. */
+static __attribute__((noinline)) void mix(double *v, double *w, int n) {
+  MPI_Reduce(v, w, n, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  MPI_Bcast(w, n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  int cnt[8], dsp[8];
+  for (int q = 0; q < zy_size; q++)
+    cnt[q] = 1, dsp[q] = q;
+  double g[8];
+  MPI_Allgatherv(v, 1, MPI_DOUBLE, g, cnt, dsp, MPI_DOUBLE, MPI_COMM_WORLD);
+  w[1] += g[zy_size - 1] * g[0];
+}
+
+double callee(double *x, int n) {
+  double v[N], w[N], l = 0;
+  for (int i = 0; i < n; i++)
+    v[i] = sin(x[i] + zy_rank);
+  mix(v, w, n);
+  for (int i = 0; i < n; i++)
+    l += w[i] * w[i] + v[i] * x[i];
+  return l;
+}
+
 static double x0(int rank, int i) {
   return i == 1 && rank == 0 ? 0.0 : 0.3 + 0.2 * i + 0.17 * rank;
 }
@@ -86,6 +111,7 @@ int main(int argc, char **argv) {
     x[i] = 0.3 + 0.2 * i + 0.17 * zy_rank;
   ZY_CHECK_GRAD("maxmin", maxmin, x, N, dx);
   ZY_CHECK_GRAD("reduce_max", reduce_max, x, N, dx);
+  ZY_CHECK_GRAD("callee", callee, x, N, dx);
   double t[N];
   for (int i = 0; i < N; i++)
     t[i] = 0.5 + i;
