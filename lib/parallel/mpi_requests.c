@@ -2,7 +2,7 @@
  * heap record per Isend/Irecv with floating-point data (what the reverse
  * must post: the kind, the buffer's shadow, count, datatype, peer, tag,
  * communicator) in a table keyed by the address of the request; a Wait
- * takes the record out (an Irecv's record learns the actual source and
+ * (or a Test that finds the request complete) takes the record out (an Irecv's record learns the actual source and
  * tag from the status).  In the reverse sweep, the reverse of the Wait
  * posts the opposite operation (an Irecv of the adjoint into a temporary
  * for an Isend, an Isend of the shadow for an Irecv) on a request kept in
@@ -336,33 +336,80 @@ static LLVMValueRef complete(ZyMpiCall *c, LLVMValueRef key, LLVMValueRef st) {
 
 static unsigned status_size(ZyMpiCall *c) { return c->mpich ? 20 : 24; }
 
-static int forward_wait(ZyMpiCall *c) {
-  LLVMValueRef fc = zy_map_get(&c->g->vmap, c->call);
-  LLVMValueRef st = LLVMGetOperand(fc, 1);
-  if (LLVMIsAConstant(st)) { /* MPI_STATUS_IGNORE: we need it */
-    st = zy_new_slot(c->g, LLVMArrayType(c->i8, ZY_MPI_STATUS_BYTES),
-                     "mpi.status", 0);
-    LLVMSetOperand(fc, 1, st);
-  }
-  zy_map_put(&c->g->tapes, c->call, complete(c, fwd_arg(c, 'q'), st));
-  return 0;
+/* complete(), or (Test, Testall) only when the i32 at `flag` is set: a
+ * request that is still pending keeps its record in the table. */
+static LLVMValueRef complete_if(ZyMpiCall *c, LLVMValueRef flag,
+                                LLVMValueRef key, LLVMValueRef st) {
+  if (!flag)
+    return complete(c, key, st);
+  take_fn(c); /* makes the record of kind K_NONE */
+  LLVMValueRef none = LLVMGetNamedGlobal(c->mod, "__zymase_mpi.none");
+  LLVMValueRef fn = zy_builder_function(c->b);
+  LLVMBasicBlockRef from = LLVMGetInsertBlock(c->b);
+  LLVMBasicBlockRef yes = block(c, fn, "mpi.done"), join = block(c, fn, "mpi.join");
+  zy_vec_push(&c->g->fextra, yes);
+  zy_vec_push(&c->g->fextra, join);
+  LLVMValueRef set_ = LLVMBuildICmp(
+      c->b, LLVMIntNE, LLVMBuildLoad2(c->b, c->i32, flag, ""),
+      LLVMConstInt(c->i32, 0, 0), "");
+  LLVMBuildCondBr(c->b, set_, yes, join);
+  LLVMPositionBuilderAtEnd(c->b, yes);
+  LLVMValueRef rec = complete(c, key, st);
+  LLVMBasicBlockRef yes_end = LLVMGetInsertBlock(c->b);
+  LLVMBuildBr(c->b, join);
+  LLVMPositionBuilderAtEnd(c->b, join);
+  LLVMValueRef phi = LLVMBuildPhi(c->b, c->ptr, "mpi.record");
+  LLVMAddIncoming(phi, &none, &from, 1);
+  LLVMAddIncoming(phi, &rec, &yes_end, 1);
+  return phi;
 }
 
-static int forward_waitall(ZyMpiCall *c) {
+/* The status operand of the forward copy: MPI_STATUS(ES)_IGNORE is
+ * replaced by memory of our own (*own: a heap block to free after). */
+static LLVMValueRef statuses(ZyMpiCall *c, LLVMValueRef n, LLVMValueRef *own) {
   LLVMValueRef fc = zy_map_get(&c->g->vmap, c->call);
-  LLVMValueRef n = zy_mpi_i64(c, fwd_arg(c, 'k')), reqs = fwd_arg(c, 'q');
-  LLVMValueRef sts = LLVMGetOperand(fc, 2), own = NULL;
-  LLVMValueRef stride = LLVMConstInt(c->i64, status_size(c), 0);
-  if (LLVMIsAConstant(sts)) { /* MPI_STATUSES_IGNORE */
+  int one = zy_mpi_index(c->row, 's', 0) >= 0;
+  unsigned k = (unsigned)zy_mpi_index(c->row, one ? 's' : 'S', 0);
+  LLVMValueRef st = LLVMGetOperand(fc, k);
+  *own = NULL;
+  if (!LLVMIsAConstant(st))
+    return st;
+  if (one) {
+    st = zy_new_slot(c->g, LLVMArrayType(c->i8, ZY_MPI_STATUS_BYTES),
+                     "mpi.status", 0);
+  } else {
     LLVMBuilderRef b = c->b;
     c->b = LLVMCreateBuilderInContext(c->ctx);
     LLVMPositionBuilderBefore(c->b, fc);
-    sts = own = zy_call_malloc(c->b, LLVMBuildMul(c->b, n, stride, ""),
-                               "mpi.statuses");
+    st = *own = zy_call_malloc(
+        c->b,
+        LLVMBuildMul(c->b, n, LLVMConstInt(c->i64, status_size(c), 0), ""),
+        "mpi.statuses");
     LLVMDisposeBuilder(c->b);
     c->b = b;
-    LLVMSetOperand(fc, 2, own);
   }
+  LLVMSetOperand(fc, k, st);
+  return st;
+}
+
+static LLVMValueRef flag_of(ZyMpiCall *c) {
+  LLVMValueRef f = zy_mpi_arg(c, 'f', 0);
+  return f ? fwd(c, f) : NULL;
+}
+
+/* Wait, Test. */
+static int forward_wait(ZyMpiCall *c) {
+  LLVMValueRef own, st = statuses(c, NULL, &own);
+  zy_map_put(&c->g->tapes, c->call,
+             complete_if(c, flag_of(c), fwd_arg(c, 'q'), st));
+  return 0;
+}
+
+/* Waitall, Testall: an array of the records. */
+static int forward_waitall(ZyMpiCall *c) {
+  LLVMValueRef n = zy_mpi_i64(c, fwd_arg(c, 'k')), reqs = fwd_arg(c, 'q');
+  LLVMValueRef own, sts = statuses(c, n, &own);
+  LLVMValueRef stride = LLVMConstInt(c->i64, status_size(c), 0);
   LLVMValueRef recs = zy_call_malloc(
       c->b, LLVMBuildMul(c->b, n, LLVMConstInt(c->i64, 8, 0), ""),
       "mpi.records");
@@ -370,7 +417,8 @@ static int forward_waitall(ZyMpiCall *c) {
   zy_mpi_loop_open(c, &l, n);
   LLVMValueRef key = LLVMBuildGEP2(c->b, c->h, reqs, &l.i, 1, "");
   LLVMValueRef at = LLVMBuildMul(c->b, l.i, stride, "");
-  LLVMValueRef rec = complete(c, key, LLVMBuildGEP2(c->b, c->i8, sts, &at, 1, ""));
+  LLVMValueRef rec = complete_if(c, flag_of(c), key,
+                                 LLVMBuildGEP2(c->b, c->i8, sts, &at, 1, ""));
   LLVMBuildStore(c->b, rec, LLVMBuildGEP2(c->b, c->ptr, recs, &l.i, 1, ""));
   zy_mpi_loop_close(c, &l);
   if (own)
@@ -385,6 +433,7 @@ int zy_mpi_forward_request(ZyMpiCall *c) {
   case ZY_MPI_IRECV:
     return forward_post(c);
   case ZY_MPI_WAIT:
+  case ZY_MPI_TEST:
     return forward_wait(c);
   default:
     return forward_waitall(c);
@@ -436,6 +485,7 @@ int zy_mpi_reverse_request(ZyMpiCall *c) {
   case ZY_MPI_IRECV:
     return reverse_post(c);
   case ZY_MPI_WAIT:
+  case ZY_MPI_TEST:
     call_unwait(c, tape(c));
     return 0;
   default: {

@@ -2,7 +2,8 @@
 // MPI_Irecv/MPI_Isend completed by MPI_Waitall (MPI_PROC_NULL at the ends,
 // an integer message among the requests), a ring by MPI_Isend/MPI_Irecv
 // (from MPI_ANY_SOURCE) completed one at a time by MPI_Wait in the other
-// order, and requests reused in a loop of steps; each rank checks its
+// order, requests reused in a loop of steps, and completion found by
+// MPI_Test in a loop and by MPI_Testall; each rank checks its
 // slice of the gradient against collective central finite differences,
 // on 2 and 3 ranks.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -87,6 +88,27 @@ double steps(double *x, int n) {
   return global(l);
 }
 
+/* Completion found by polling: MPI_Test in a loop (the pending tests in
+ * earlier iterations have no adjoint), then MPI_Testall. */
+double polled(double *x, int n) {
+  double s[N], r[N], l = 0;
+  int right = (zy_rank + 1) % zy_size, left = (zy_rank + zy_size - 1) % zy_size;
+  for (int i = 0; i < n; i++)
+    s[i] = exp(0.2 * x[i]);
+  MPI_Request q[2];
+  MPI_Irecv(r, n, MPI_DOUBLE, left, 5, MPI_COMM_WORLD, &q[0]);
+  MPI_Isend(s, n, MPI_DOUBLE, right, 5, MPI_COMM_WORLD, &q[1]);
+  int done = 0;
+  while (!done)
+    MPI_Test(&q[0], &done, MPI_STATUS_IGNORE);
+  done = 0;
+  while (!done)
+    MPI_Testall(1, &q[1], &done, MPI_STATUSES_IGNORE);
+  for (int i = 0; i < n; i++)
+    l += r[i] * x[i] * r[i];
+  return global(l);
+}
+
 int main(int argc, char **argv) {
   zy_mpi_start(&argc, &argv);
   double x[N], dx[N];
@@ -95,5 +117,6 @@ int main(int argc, char **argv) {
   ZY_CHECK_GRAD("halo", halo, x, N, dx);
   ZY_CHECK_GRAD("ring", ring, x, N, dx);
   ZY_CHECK_GRAD("steps", steps, x, N, dx);
+  ZY_CHECK_GRAD("polled", polled, x, N, dx);
   return zy_mpi_finish();
 }
