@@ -357,6 +357,13 @@ static int check_call(ZyGen *g, LLVMValueRef call, const ZyMpiRow *r) {
   if (check_types(&c) || check_in_place(&c))
     return -1;
   LLVMValueRef op = zy_mpi_arg(&c, 'o', 0);
+  int reduce = r->kind == ZY_MPI_REDUCE || r->kind == ZY_MPI_ALLREDUCE;
+  if (op && !reduce && zy_mpi_op(op) != ZY_MPI_SUM)
+    return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                        "use MPI_SUM, given directly in the call",
+                        "the reduction op of '%s' is not differentiated: "
+                        "only MPI_SUM is supported there",
+                        callee_name(call));
   if (op && zy_mpi_op(op) == ZY_MPI_OP_OTHER)
     return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
                         "use MPI_SUM, MPI_PROD, MPI_MAX or MPI_MIN, given "

@@ -508,6 +508,11 @@ int zy_mpi_reverse(ZyGen *g, LLVMValueRef call) {
   case ZY_MPI_ALLGATHERV:
   case ZY_MPI_ALLTOALLV:
     return zy_mpi_reverse_vector(&c);
+  case ZY_MPI_SCAN:
+  case ZY_MPI_EXSCAN:
+    return zy_mpi_reverse_scan(&c);
+  case ZY_MPI_REDUCE_SCATTER_BLOCK:
+    return zy_mpi_reverse_reduce_scatter(&c);
   default:
     return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
                         "the MPI call '%s' is not differentiated yet",

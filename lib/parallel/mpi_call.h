@@ -104,6 +104,9 @@ LLVMTypeRef zy_mpi_el_type(ZyMpiCall *c, ZyMpiElem el);
  * respect to this rank's input element, kept (a heap array of the
  * element type) as the call's tape. */
 int zy_mpi_forward_reduce(ZyMpiCall *c);
+/* The reverse of Scan, Exscan (SUM) and Reduce_scatter_block (SUM). */
+int zy_mpi_reverse_scan(ZyMpiCall *c);
+int zy_mpi_reverse_reduce_scatter(ZyMpiCall *c);
 
 /* Gatherv, Scatterv, Allgatherv, Alltoallv (mpi_vector.c): the forward
  * copy of the count and displacement arrays, and the reverse. */

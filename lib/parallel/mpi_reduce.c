@@ -5,7 +5,8 @@
  * ties, found with an Allreduce(MIN) of the ranks whose input equals the
  * result) and 0 elsewhere; for PROD the product of the other ranks'
  * inputs (from an Allgather of the inputs, so that zeros are handled).
- * The reverse sweep multiplies the result's total adjoint by it.
+ * The reverse sweep multiplies the result's total adjoint by it.  Also
+ * the reverse of Scan, Exscan and Reduce_scatter_block with MPI_SUM.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "mpi_call.h"
 
@@ -135,5 +136,91 @@ int zy_mpi_forward_reduce(ZyMpiCall *c) {
   if (copy)
     zy_call_free(c->b, "free", copy);
   zy_map_put(&c->g->tapes, c->call, w);
+  return 0;
+}
+
+/* --- Scan, Exscan, Reduce_scatter_block with MPI_SUM (reverse) ---------- */
+
+static LLVMValueRef lk(ZyMpiCall *c, char letter, int nth) {
+  return zy_lookup(c->g, zy_mpi_arg(c, letter, nth));
+}
+
+static LLVMValueRef shadow_of(ZyMpiCall *c, LLVMValueRef p) {
+  if (!p || !zy_activity_shadowed(c->g->act, p))
+    return NULL;
+  return zy_shadow_lookup(c->g, p);
+}
+
+/* Scan: x_r's adjoint is the sum of the result adjoints of ranks >= r,
+ * the total (Allreduce) minus those of ranks < r (Exscan).  Exscan: of
+ * ranks > r, the total minus Scan (rank 0's result is undefined: its
+ * adjoint is dropped). */
+int zy_mpi_reverse_scan(ZyMpiCall *c) {
+  ZyMpiElem el = zy_mpi_elem(zy_mpi_arg(c, 't', 0));
+  LLVMTypeRef ft = zy_mpi_el_type(c, el);
+  int ex = c->row->kind == ZY_MPI_EXSCAN;
+  LLVMValueRef n = lk(c, 'n', 0), dt = lk(c, 't', 0), comm = lk(c, 'c', 0);
+  LLVMValueRef by = LLVMBuildMul(c->b, zy_mpi_i64(c, n),
+                                 LLVMConstInt(c->i64, zy_mpi_el_size(el), 0),
+                                 "");
+  LLVMValueRef zero = LLVMConstInt(c->i64, 0, 0);
+  LLVMValueRef rank0 = LLVMBuildICmp(c->b, LLVMIntEQ, zy_mpi_rank(c, comm),
+                                     LLVMConstInt(c->i32, 0, 0), "");
+  LLVMValueRef ybar = zy_mpi_zeroed(c, by), rs = shadow_of(c, zy_mpi_buffer(c, 1));
+  if (rs) {
+    LLVMBuildMemCpy(c->b, ybar, 8, rs, 1, by);
+    LLVMBuildMemSet(c->b, rs, LLVMConstInt(c->i8, 0, 0), by, 1);
+  }
+  if (ex) /* rank 0's result of Exscan is undefined */
+    LLVMBuildMemSet(c->b, ybar, LLVMConstInt(c->i8, 0, 0),
+                    LLVMBuildSelect(c->b, rank0, by, zero, ""), 1);
+  LLVMValueRef all = zy_mpi_zeroed(c, by), part = zy_mpi_zeroed(c, by);
+  LLVMValueRef sum = zy_mpi_handle(c, "ompi_mpi_op_sum", 0x58000003);
+  LLVMValueRef a[6] = {ybar, all, n, dt, sum, comm};
+  zy_mpi_emit(c, "Allreduce", "ppihhh", a);
+  LLVMValueRef b[6] = {ybar, part, n, dt, sum, comm};
+  zy_mpi_emit(c, ex ? "Scan" : "Exscan", "ppihhh", b);
+  if (!ex) /* rank 0's Exscan result is undefined: nothing before it */
+    LLVMBuildMemSet(c->b, part, LLVMConstInt(c->i8, 0, 0),
+                    LLVMBuildSelect(c->b, rank0, by, zero, ""), 1);
+  ZyMpiLoop l;
+  zy_mpi_loop_open(c, &l, n);
+  LLVMValueRef p = at(c, ft, all, l.i);
+  LLVMBuildStore(c->b,
+                 LLVMBuildFSub(c->b, LLVMBuildLoad2(c->b, ft, p, ""),
+                               LLVMBuildLoad2(c->b, ft, at(c, ft, part, l.i),
+                                              ""),
+                               ""),
+                 p);
+  zy_mpi_loop_close(c, &l);
+  LLVMValueRef in = zy_mpi_buffer(c, 0);
+  zy_mpi_add_into(c, in, shadow_of(c, in), all, n, el);
+  zy_call_free(c->b, "free", ybar);
+  zy_call_free(c->b, "free", all);
+  zy_call_free(c->b, "free", part);
+  return 0;
+}
+
+/* Reduce_scatter_block: every rank's block adjoint goes to the same
+ * block of every rank's input (Allgather). */
+int zy_mpi_reverse_reduce_scatter(ZyMpiCall *c) {
+  ZyMpiElem el = zy_mpi_elem(zy_mpi_arg(c, 't', 0));
+  LLVMValueRef n = lk(c, 'n', 0), dt = lk(c, 't', 0), comm = lk(c, 'c', 0);
+  LLVMValueRef size = zy_mpi_i64(c, zy_mpi_size(c, comm));
+  LLVMValueRef es = LLVMConstInt(c->i64, zy_mpi_el_size(el), 0);
+  LLVMValueRef by = LLVMBuildMul(c->b, zy_mpi_i64(c, n), es, "");
+  LLVMValueRef total = LLVMBuildMul(c->b, zy_mpi_i64(c, n), size, "");
+  LLVMValueRef ybar = zy_mpi_zeroed(c, by), rs = shadow_of(c, zy_mpi_buffer(c, 1));
+  if (rs) {
+    LLVMBuildMemCpy(c->b, ybar, 8, rs, 1, by);
+    LLVMBuildMemSet(c->b, rs, LLVMConstInt(c->i8, 0, 0), by, 1);
+  }
+  LLVMValueRef tmp = zy_mpi_zeroed(c, LLVMBuildMul(c->b, total, es, ""));
+  LLVMValueRef a[7] = {ybar, n, dt, tmp, n, dt, comm};
+  zy_mpi_emit(c, "Allgather", "pihpihh", a);
+  LLVMValueRef in = zy_mpi_buffer(c, 0);
+  zy_mpi_add_into(c, in, shadow_of(c, in), tmp, total, el);
+  zy_call_free(c->b, "free", ybar);
+  zy_call_free(c->b, "free", tmp);
   return 0;
 }

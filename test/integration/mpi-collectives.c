@@ -1,6 +1,7 @@
 // Gradients through MPI collectives: MPI_Bcast (the root gets every rank's
 // adjoint), MPI_Reduce and MPI_Allreduce with MPI_SUM (also MPI_IN_PLACE,
-// and on MPI_FLOAT), MPI_Gather, MPI_Scatter, MPI_Allgather, MPI_Alltoall;
+// and on MPI_FLOAT), MPI_Gather, MPI_Scatter, MPI_Allgather, MPI_Alltoall,
+// MPI_Scan, MPI_Exscan and MPI_Reduce_scatter_block with MPI_SUM;
 // each rank checks its slice of the gradient against collective central
 // finite differences (closed forms for Bcast and Allreduce), on 2 and 3
 // ranks.
@@ -107,6 +108,24 @@ double allgather_alltoall(double *x, int n) {
   return global(l);
 }
 
+/* Prefix sums: inclusive, exclusive (rank 0's result is undefined and
+ * not used); and a reduction scattered in blocks of 2. */
+double scans(double *x, int n) {
+  double y[N], z[N], s[2 * MAXR], b[2], l = 0;
+  MPI_Scan(x, y, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  for (int i = 0; i < n; i++)
+    z[i] = x[i] * x[i];
+  double w[N];
+  MPI_Exscan(z, w, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  for (int i = 0; i < n; i++)
+    l += y[i] * y[i] * (zy_rank + 1) + (zy_rank ? w[i] * sin(w[i]) : 0);
+  for (int k = 0; k < 2 * zy_size; k++)
+    s[k] = x[k % n] * (k + 1);
+  MPI_Reduce_scatter_block(s, b, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  l += b[0] * b[1] * (zy_rank + 2);
+  return global(l);
+}
+
 static double x0(int rank, int i) { return 0.4 + 0.15 * i + 0.1 * rank; }
 
 int main(int argc, char **argv) {
@@ -140,5 +159,6 @@ int main(int argc, char **argv) {
     zy_close("allreduce_float closed form", i, dx[i], zy_size * Y[i], 1e-5);
   ZY_CHECK_GRAD("gather_scatter", gather_scatter, x, N, dx);
   ZY_CHECK_GRAD("allgather_alltoall", allgather_alltoall, x, N, dx);
+  ZY_CHECK_GRAD("scans", scans, x, N, dx);
   return zy_mpi_finish();
 }
