@@ -36,10 +36,11 @@ double simulate(double *x, int n) {
   for (int t = 0; t < steps; t++) {
     MPI_Sendrecv(&u[n], 1, MPI_DOUBLE, right, 0, &u[0], 1, MPI_DOUBLE, left, 0,
                  MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    MPI_Sendrecv(&u[1], 1, MPI_DOUBLE, left, 1, &u[n + 1], 1, MPI_DOUBLE,
-                 right, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&u[1], 1, MPI_DOUBLE, left, 1, &u[n + 1], 1, MPI_DOUBLE, right,
+                 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     for (int i = 1; i <= n; i++)
-      v[i] = u[i] + K * (u[i - 1] - 2 * u[i] + u[i + 1]) - C * u[i] * u[i] * u[i];
+      v[i] =
+          u[i] + K * (u[i - 1] - 2 * u[i] + u[i + 1]) - C * u[i] * u[i] * u[i];
     for (int i = 1; i <= n; i++)
       u[i] = v[i];
   }
@@ -69,10 +70,11 @@ static void manual(const double *x, double *dx, int n) {
     double *un = u + w;
     MPI_Sendrecv(&u[n], 1, MPI_DOUBLE, right, 0, &u[0], 1, MPI_DOUBLE, left, 0,
                  MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    MPI_Sendrecv(&u[1], 1, MPI_DOUBLE, left, 1, &u[n + 1], 1, MPI_DOUBLE,
-                 right, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&u[1], 1, MPI_DOUBLE, left, 1, &u[n + 1], 1, MPI_DOUBLE, right,
+                 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     for (int i = 1; i <= n; i++)
-      un[i] = u[i] + K * (u[i - 1] - 2 * u[i] + u[i + 1]) - C * u[i] * u[i] * u[i];
+      un[i] =
+          u[i] + K * (u[i - 1] - 2 * u[i] + u[i + 1]) - C * u[i] * u[i] * u[i];
   }
   u = U + steps * w;
   double l = 0, all;

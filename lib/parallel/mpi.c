@@ -11,8 +11,7 @@
 #include <string.h>
 
 static const ZyMpiRow rows[] = {
-#define ZY_MPI(name, kind, args, adjoint)                                      \
-  {#name, ZY_MPI_##kind, args, adjoint},
+#define ZY_MPI(name, kind, args, adjoint) {#name, ZY_MPI_##kind, args, adjoint},
 #include "mpi.def"
 #undef ZY_MPI
 };
@@ -103,9 +102,8 @@ void zy_mpi_init(ZyMpiCall *c, ZyGen *g, LLVMValueRef call) {
 
 /* The global an Open MPI handle is the address of, or NULL. */
 static const char *ompi_global(LLVMValueRef v) {
-  while (LLVMIsAConstantExpr(v) &&
-         (LLVMGetConstOpcode(v) == LLVMBitCast ||
-          LLVMGetConstOpcode(v) == LLVMAddrSpaceCast))
+  while (LLVMIsAConstantExpr(v) && (LLVMGetConstOpcode(v) == LLVMBitCast ||
+                                    LLVMGetConstOpcode(v) == LLVMAddrSpaceCast))
     v = LLVMGetOperand(v, 0);
   if (!LLVMIsAGlobalValue(v))
     return NULL;
@@ -121,12 +119,34 @@ static int in_list(const char *s, const char *const *l) {
 }
 
 ZyMpiElem zy_mpi_elem(LLVMValueRef dt) {
-  static const char *const ints[] = {
-      "char", "signed_char", "unsigned_char", "byte", "wchar", "short",
-      "unsigned_short", "int", "unsigned", "long", "unsigned_long",
-      "long_long_int", "unsigned_long_long", "int8_t", "int16_t", "int32_t",
-      "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "c_bool",
-      "aint", "offset", "count", "cxx_bool", "2int", NULL};
+  static const char *const ints[] = {"char",
+                                     "signed_char",
+                                     "unsigned_char",
+                                     "byte",
+                                     "wchar",
+                                     "short",
+                                     "unsigned_short",
+                                     "int",
+                                     "unsigned",
+                                     "long",
+                                     "unsigned_long",
+                                     "long_long_int",
+                                     "unsigned_long_long",
+                                     "int8_t",
+                                     "int16_t",
+                                     "int32_t",
+                                     "int64_t",
+                                     "uint8_t",
+                                     "uint16_t",
+                                     "uint32_t",
+                                     "uint64_t",
+                                     "c_bool",
+                                     "aint",
+                                     "offset",
+                                     "count",
+                                     "cxx_bool",
+                                     "2int",
+                                     NULL};
   static const unsigned mpich_ints[] = {
       0x4c000101, 0x4c000118, 0x4c000102, 0x4c00010d, 0x4c00040e, 0x4c000203,
       0x4c000204, 0x4c000405, 0x4c000406, 0x4c000807, 0x4c000808, 0x4c000809,
@@ -152,8 +172,7 @@ ZyMpiElem zy_mpi_elem(LLVMValueRef dt) {
 }
 
 ZyMpiOp zy_mpi_op(LLVMValueRef op) {
-  static const char *const names[] = {"op_sum", "op_prod", "op_max",
-                                      "op_min"};
+  static const char *const names[] = {"op_sum", "op_prod", "op_max", "op_min"};
   const char *s = ompi_global(op);
   for (int k = 0; s && k < 4; k++)
     if (!strcmp(s, names[k]))
@@ -205,8 +224,7 @@ LLVMValueRef zy_mpi_emit(ZyMpiCall *c, const char *name, const char *sig,
     params[k] = sig[k] == 'p' ? c->ptr : sig[k] == 'i' ? c->i32 : c->h;
   LLVMValueRef fn = LLVMGetNamedFunction(c->mod, full);
   if (!fn)
-    fn = LLVMAddFunction(c->mod, full,
-                         LLVMFunctionType(c->i32, params, n, 0));
+    fn = LLVMAddFunction(c->mod, full, LLVMFunctionType(c->i32, params, n, 0));
   return LLVMBuildCall2(c->b, LLVMGlobalGetValueType(fn), fn, args, n, "");
 }
 

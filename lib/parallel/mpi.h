@@ -11,18 +11,38 @@
 struct ZyGen;
 
 typedef enum ZyMpiKind {
-  ZY_MPI_INACTIVE, ZY_MPI_SEND, ZY_MPI_RECV, ZY_MPI_SENDRECV,
-  ZY_MPI_SENDRECV_REPLACE, ZY_MPI_ISEND, ZY_MPI_IRECV, ZY_MPI_WAIT,
-  ZY_MPI_WAITALL, ZY_MPI_TEST, ZY_MPI_TESTALL, ZY_MPI_BARRIER, ZY_MPI_BCAST, ZY_MPI_REDUCE,
-  ZY_MPI_ALLREDUCE, ZY_MPI_GATHER, ZY_MPI_SCATTER, ZY_MPI_ALLGATHER,
-  ZY_MPI_ALLTOALL, ZY_MPI_GATHERV, ZY_MPI_SCATTERV, ZY_MPI_ALLGATHERV,
-  ZY_MPI_ALLTOALLV, ZY_MPI_SCAN, ZY_MPI_EXSCAN, ZY_MPI_REDUCE_SCATTER_BLOCK,
+  ZY_MPI_INACTIVE,
+  ZY_MPI_SEND,
+  ZY_MPI_RECV,
+  ZY_MPI_SENDRECV,
+  ZY_MPI_SENDRECV_REPLACE,
+  ZY_MPI_ISEND,
+  ZY_MPI_IRECV,
+  ZY_MPI_WAIT,
+  ZY_MPI_WAITALL,
+  ZY_MPI_TEST,
+  ZY_MPI_TESTALL,
+  ZY_MPI_BARRIER,
+  ZY_MPI_BCAST,
+  ZY_MPI_REDUCE,
+  ZY_MPI_ALLREDUCE,
+  ZY_MPI_GATHER,
+  ZY_MPI_SCATTER,
+  ZY_MPI_ALLGATHER,
+  ZY_MPI_ALLTOALL,
+  ZY_MPI_GATHERV,
+  ZY_MPI_SCATTERV,
+  ZY_MPI_ALLGATHERV,
+  ZY_MPI_ALLTOALLV,
+  ZY_MPI_SCAN,
+  ZY_MPI_EXSCAN,
+  ZY_MPI_REDUCE_SCATTER_BLOCK,
   ZY_MPI_REFUSED, /* an MPI function the table does not have */
 } ZyMpiKind;
 
 /* One row of mpi.def. */
 typedef struct ZyMpiRow {
-  const char *name;    /* without the MPI_ / PMPI_ prefix */
+  const char *name; /* without the MPI_ / PMPI_ prefix */
   ZyMpiKind kind;
   const char *args;    /* argument letters (see mpi.def) */
   const char *adjoint; /* what the reverse sweep does, for people */

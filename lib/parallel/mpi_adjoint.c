@@ -96,9 +96,9 @@ void zy_mpi_loop_close(ZyMpiCall *c, ZyMpiLoop *l) {
 
 /* shadow(primal)[i] += src[i] (times w[i] when `w` is given) for i < n
  * (elements of `el`), through zy_accumulate_shadow. */
-void zy_mpi_add_weighted(ZyMpiCall *c, LLVMValueRef primal,
-                         LLVMValueRef shadow, LLVMValueRef src,
-                         LLVMValueRef w, LLVMValueRef n, ZyMpiElem el) {
+void zy_mpi_add_weighted(ZyMpiCall *c, LLVMValueRef primal, LLVMValueRef shadow,
+                         LLVMValueRef src, LLVMValueRef w, LLVMValueRef n,
+                         ZyMpiElem el) {
   if (!shadow)
     return;
   LLVMTypeRef ft = zy_mpi_el_type(c, el);
@@ -169,8 +169,8 @@ static int forward_receive(ZyMpiCall *c) {
   int k = zy_mpi_index(c->row, 's', 0);
   LLVMValueRef st = LLVMGetOperand(fc, (unsigned)k);
   if (LLVMIsAConstant(st)) {
-    st = zy_new_slot(g, LLVMArrayType(c->i8, ZY_MPI_STATUS_BYTES),
-                     "mpi.status", 0);
+    st = zy_new_slot(g, LLVMArrayType(c->i8, ZY_MPI_STATUS_BYTES), "mpi.status",
+                     0);
     LLVMSetOperand(fc, (unsigned)k, st);
   }
   /* The posted source and tag: the last peer and tag arguments. */
@@ -202,8 +202,12 @@ static int rev_send(ZyMpiCall *c) {
   ZyMpiElem el = elem(c, 0);
   LLVMValueRef n = lk(c, 'n', 0), by = bytes_of(c, el, n, NULL);
   LLVMValueRef tmp = zy_mpi_zeroed(c, by);
-  LLVMValueRef a[7] = {tmp,          n,           lk(c, 't', 0),
-                       lk(c, 'p', 0), lk(c, 'g', 0), lk(c, 'c', 0),
+  LLVMValueRef a[7] = {tmp,
+                       n,
+                       lk(c, 't', 0),
+                       lk(c, 'p', 0),
+                       lk(c, 'g', 0),
+                       lk(c, 'c', 0),
                        zy_mpi_status_ignore(c)};
   zy_mpi_emit(c, "Recv", "pihiihp", a);
   LLVMValueRef buf = zy_mpi_buffer(c, 0);
@@ -214,8 +218,7 @@ static int rev_send(ZyMpiCall *c) {
 
 static int rev_recv(ZyMpiCall *c) {
   ZyMpiElem el = elem(c, 0);
-  LLVMValueRef n = lk(c, 'n', 0), by = bytes_of(c, el, n, NULL), own, src,
-               tag;
+  LLVMValueRef n = lk(c, 'n', 0), by = bytes_of(c, el, n, NULL), own, src, tag;
   LLVMValueRef s = shadow_or_zeros(c, zy_mpi_buffer(c, 0), by, &own);
   actual_source(c, &src, &tag);
   LLVMValueRef a[6] = {s, n, lk(c, 't', 0), src, tag, lk(c, 'c', 0)};
@@ -236,9 +239,18 @@ static int rev_sendrecv(ZyMpiCall *c) {
                        : LLVMConstNull(c->ptr);
   LLVMValueRef tmp = zy_mpi_zeroed(c, sby);
   actual_source(c, &src, &tag);
-  LLVMValueRef a[12] = {rs,  rn, lk(c, 't', 1), src,           tag,
-                        tmp, sn, lk(c, 't', 0), lk(c, 'p', 0), lk(c, 'g', 0),
-                        lk(c, 'c', 0), zy_mpi_status_ignore(c)};
+  LLVMValueRef a[12] = {rs,
+                        rn,
+                        lk(c, 't', 1),
+                        src,
+                        tag,
+                        tmp,
+                        sn,
+                        lk(c, 't', 0),
+                        lk(c, 'p', 0),
+                        lk(c, 'g', 0),
+                        lk(c, 'c', 0),
+                        zy_mpi_status_ignore(c)};
   zy_mpi_emit(c, "Sendrecv", "pihiipihiihp", a);
   if (er)
     done_with(c, rs, own, unless_proc_null(c, src, rby));
@@ -254,16 +266,24 @@ static int rev_sendrecv(ZyMpiCall *c) {
  * the buffer kept its value). */
 static int rev_sendrecv_replace(ZyMpiCall *c) {
   ZyMpiElem el = elem(c, 0);
-  LLVMValueRef n = lk(c, 'n', 0), by = bytes_of(c, el, n, NULL), own, src,
-               tag;
+  LLVMValueRef n = lk(c, 'n', 0), by = bytes_of(c, el, n, NULL), own, src, tag;
   LLVMValueRef buf = zy_mpi_buffer(c, 0);
   LLVMValueRef s = shadow_or_zeros(c, buf, by, &own);
   LLVMValueRef tmp = zy_mpi_zeroed(c, by);
   actual_source(c, &src, &tag);
   LLVMValueRef dt = lk(c, 't', 0);
-  LLVMValueRef a[12] = {s,   n, dt, src,           tag,
-                        tmp, n, dt, lk(c, 'p', 0), lk(c, 'g', 0),
-                        lk(c, 'c', 0), zy_mpi_status_ignore(c)};
+  LLVMValueRef a[12] = {s,
+                        n,
+                        dt,
+                        src,
+                        tag,
+                        tmp,
+                        n,
+                        dt,
+                        lk(c, 'p', 0),
+                        lk(c, 'g', 0),
+                        lk(c, 'c', 0),
+                        zy_mpi_status_ignore(c)};
   zy_mpi_emit(c, "Sendrecv", "pihiipihiihp", a);
   done_with(c, s, own, unless_proc_null(c, src, by));
   zy_mpi_add_into(c, buf, own ? NULL : s, tmp, n, el);
@@ -291,8 +311,8 @@ static int rev_bcast(ZyMpiCall *c) {
   LLVMValueRef s = shadow_or_zeros(c, zy_mpi_buffer(c, 0), by, &own);
   LLVMValueRef tmp = zy_mpi_zeroed(c, by), root = is_root(c);
   LLVMValueRef zero = LLVMConstInt(c->i64, 0, 0);
-  LLVMValueRef a[7] = {s,        tmp,           n,           lk(c, 't', 0),
-                       sum_op(c), lk(c, 'R', 0), lk(c, 'c', 0)};
+  LLVMValueRef a[7] = {
+      s, tmp, n, lk(c, 't', 0), sum_op(c), lk(c, 'R', 0), lk(c, 'c', 0)};
   zy_mpi_emit(c, "Reduce", "ppihhih", a);
   LLVMBuildMemCpy(c->b, s, 1, tmp, 1, pick(c, root, by, zero));
   clear(c, s, pick(c, root, zero, by));
@@ -361,13 +381,13 @@ static int rev_gather(ZyMpiCall *c) {
   ZyMpiElem el = elem(c, 0);
   LLVMValueRef comm = lk(c, 'c', 0), root = is_root(c), own;
   LLVMValueRef sn = lk(c, 'n', 0), sby = bytes_of(c, el, sn, NULL);
-  LLVMValueRef rby = pick(c, root,
-                          bytes_of(c, el, lk(c, 'n', 1), zy_mpi_size(c, comm)),
-                          LLVMConstInt(c->i64, 0, 0));
+  LLVMValueRef rby =
+      pick(c, root, bytes_of(c, el, lk(c, 'n', 1), zy_mpi_size(c, comm)),
+           LLVMConstInt(c->i64, 0, 0));
   LLVMValueRef rs = shadow_or_zeros(c, zy_mpi_buffer(c, 1), rby, &own);
   LLVMValueRef tmp = zy_mpi_zeroed(c, sby);
-  LLVMValueRef a[8] = {rs,  lk(c, 'n', 1), lk(c, 't', 1), tmp,
-                       sn,  lk(c, 't', 0), lk(c, 'R', 0), comm};
+  LLVMValueRef a[8] = {rs, lk(c, 'n', 1), lk(c, 't', 1), tmp,
+                       sn, lk(c, 't', 0), lk(c, 'R', 0), comm};
   zy_mpi_emit(c, "Scatter", "pihpihih", a);
   done_with(c, rs, own, rby);
   LLVMValueRef sbuf = zy_mpi_buffer(c, 0);
@@ -381,14 +401,15 @@ static int rev_scatter(ZyMpiCall *c) {
   ZyMpiElem el = elem(c, 0);
   LLVMValueRef comm = lk(c, 'c', 0), root = is_root(c), own;
   LLVMValueRef rn = lk(c, 'n', 1), rby = bytes_of(c, el, rn, NULL);
-  LLVMValueRef all = pick(
-      c, root, LLVMBuildMul(c->b, zy_mpi_i64(c, lk(c, 'n', 0)),
-                            zy_mpi_i64(c, zy_mpi_size(c, comm)), ""),
-      LLVMConstInt(c->i64, 0, 0));
+  LLVMValueRef all = pick(c, root,
+                          LLVMBuildMul(c->b, zy_mpi_i64(c, lk(c, 'n', 0)),
+                                       zy_mpi_i64(c, zy_mpi_size(c, comm)), ""),
+                          LLVMConstInt(c->i64, 0, 0));
   LLVMValueRef rs = shadow_or_zeros(c, zy_mpi_buffer(c, 1), rby, &own);
   LLVMValueRef tmp = zy_mpi_zeroed(c, bytes_of(c, el, all, NULL));
-  LLVMValueRef a[8] = {rs,  rn, lk(c, 't', 1), tmp, lk(c, 'n', 0),
-                       lk(c, 't', 0), lk(c, 'R', 0), comm};
+  LLVMValueRef a[8] = {
+      rs,  rn, lk(c, 't', 1), tmp, lk(c, 'n', 0), lk(c, 't', 0), lk(c, 'R', 0),
+      comm};
   zy_mpi_emit(c, "Gather", "pihpihih", a);
   done_with(c, rs, own, rby);
   LLVMValueRef sbuf = zy_mpi_buffer(c, 0);
@@ -403,9 +424,9 @@ static int rev_allgather_alltoall(ZyMpiCall *c, int all) {
   ZyMpiElem el = elem(c, 0);
   LLVMValueRef comm = lk(c, 'c', 0), own, size = zy_mpi_size(c, comm);
   LLVMValueRef sn = lk(c, 'n', 0), rn = lk(c, 'n', 1);
-  LLVMValueRef stotal = all ? LLVMBuildMul(c->b, zy_mpi_i64(c, sn),
-                                           zy_mpi_i64(c, size), "")
-                            : zy_mpi_i64(c, sn);
+  LLVMValueRef stotal =
+      all ? LLVMBuildMul(c->b, zy_mpi_i64(c, sn), zy_mpi_i64(c, size), "")
+          : zy_mpi_i64(c, sn);
   LLVMValueRef rby = bytes_of(c, el, rn, size);
   LLVMValueRef rs = shadow_or_zeros(c, zy_mpi_buffer(c, 1), rby, &own);
   LLVMValueRef tmp = zy_mpi_zeroed(c, bytes_of(c, el, stotal, NULL));

@@ -18,21 +18,25 @@ typedef enum ZyMpiElem {
 } ZyMpiElem;
 
 typedef enum ZyMpiOp {
-  ZY_MPI_SUM, ZY_MPI_PROD, ZY_MPI_MAX, ZY_MPI_MIN, ZY_MPI_OP_OTHER,
+  ZY_MPI_SUM,
+  ZY_MPI_PROD,
+  ZY_MPI_MAX,
+  ZY_MPI_MIN,
+  ZY_MPI_OP_OTHER,
 } ZyMpiOp;
 
 typedef struct ZyMpiCall {
   ZyGen *g;
-  LLVMValueRef call;   /* primal call */
+  LLVMValueRef call; /* primal call */
   const ZyMpiRow *row;
-  LLVMBuilderRef b;    /* g->b */
+  LLVMBuilderRef b; /* g->b */
   LLVMContextRef ctx;
   LLVMModuleRef mod;
-  int mpich;           /* MPICH's ABI (integer handles), else Open MPI's */
-  int pmpi;            /* called as PMPI_*: what we emit is PMPI_* too   */
-  int forward;         /* emitting in the forward sweep (new blocks are
-                          forward blocks: g->fextra, for split mode)    */
-  LLVMTypeRef h;       /* the type of a handle: ptr or i32               */
+  int mpich;     /* MPICH's ABI (integer handles), else Open MPI's */
+  int pmpi;      /* called as PMPI_*: what we emit is PMPI_* too   */
+  int forward;   /* emitting in the forward sweep (new blocks are
+                    forward blocks: g->fextra, for split mode)    */
+  LLVMTypeRef h; /* the type of a handle: ptr or i32               */
   LLVMTypeRef i1, i8, i32, i64, ptr;
 } ZyMpiCall;
 
@@ -94,9 +98,9 @@ void zy_mpi_loop_close(ZyMpiCall *c, ZyMpiLoop *l);
 void zy_mpi_add_into(ZyMpiCall *c, LLVMValueRef primal, LLVMValueRef shadow,
                      LLVMValueRef src, LLVMValueRef n, ZyMpiElem el);
 /* ... times w[i]. */
-void zy_mpi_add_weighted(ZyMpiCall *c, LLVMValueRef primal,
-                         LLVMValueRef shadow, LLVMValueRef src,
-                         LLVMValueRef w, LLVMValueRef n, ZyMpiElem el);
+void zy_mpi_add_weighted(ZyMpiCall *c, LLVMValueRef primal, LLVMValueRef shadow,
+                         LLVMValueRef src, LLVMValueRef w, LLVMValueRef n,
+                         ZyMpiElem el);
 LLVMTypeRef zy_mpi_el_type(ZyMpiCall *c, ZyMpiElem el);
 
 /* Reduce/Allreduce with MAX, MIN or PROD (mpi_reduce.c): after the call

@@ -24,8 +24,8 @@ static LLVMValueRef at(ZyMpiCall *c, LLVMTypeRef t, LLVMValueRef p,
 
 /* w[i] = prod over the other ranks q of x_q[i]. */
 static void product_of_others(ZyMpiCall *c, LLVMTypeRef ft, LLVMValueRef x,
-                              LLVMValueRef w, LLVMValueRef n,
-                              LLVMValueRef by, LLVMValueRef comm) {
+                              LLVMValueRef w, LLVMValueRef n, LLVMValueRef by,
+                              LLVMValueRef comm) {
   LLVMValueRef size = zy_mpi_size(c, comm), rank = zy_mpi_rank(c, comm);
   LLVMValueRef dt = fwd(c, zy_mpi_arg(c, 't', 0));
   LLVMValueRef all = zy_call_malloc(
@@ -37,17 +37,16 @@ static void product_of_others(ZyMpiCall *c, LLVMTypeRef ft, LLVMValueRef x,
   LLVMBuildStore(c->b, zy_const_fp(ft, 1), at(c, ft, w, l.i));
   zy_mpi_loop_close(c, &l);
   zy_mpi_loop_open(c, &q, size);
-  LLVMValueRef mine = LLVMBuildICmp(c->b, LLVMIntEQ, q.i,
-                                    zy_mpi_i64(c, rank), "");
+  LLVMValueRef mine =
+      LLVMBuildICmp(c->b, LLVMIntEQ, q.i, zy_mpi_i64(c, rank), "");
   zy_mpi_loop_open(c, &l, n);
   LLVMValueRef k = LLVMBuildAdd(
       c->b, LLVMBuildMul(c->b, q.i, zy_mpi_i64(c, n), ""), l.i, "");
   LLVMValueRef v = LLVMBuildLoad2(c->b, ft, at(c, ft, all, k), "");
   v = LLVMBuildSelect(c->b, mine, zy_const_fp(ft, 1), v, "");
   LLVMValueRef wp = at(c, ft, w, l.i);
-  LLVMBuildStore(c->b, LLVMBuildFMul(c->b, LLVMBuildLoad2(c->b, ft, wp, ""),
-                                     v, ""),
-                 wp);
+  LLVMBuildStore(
+      c->b, LLVMBuildFMul(c->b, LLVMBuildLoad2(c->b, ft, wp, ""), v, ""), wp);
   zy_mpi_loop_close(c, &l);
   zy_mpi_loop_close(c, &q);
   zy_call_free(c->b, "free", all);
@@ -60,17 +59,18 @@ static void winners(ZyMpiCall *c, LLVMTypeRef ft, LLVMValueRef x,
                     LLVMValueRef comm) {
   LLVMValueRef rank = zy_mpi_rank(c, comm);
   LLVMValueRef win = zy_call_malloc(
-      c->b, LLVMBuildMul(c->b, zy_mpi_i64(c, n), LLVMConstInt(c->i64, 4, 0), ""),
+      c->b,
+      LLVMBuildMul(c->b, zy_mpi_i64(c, n), LLVMConstInt(c->i64, 4, 0), ""),
       "mpi.win");
   ZyMpiLoop l;
   zy_mpi_loop_open(c, &l, n);
   LLVMValueRef eq = LLVMBuildFCmp(
       c->b, LLVMRealOEQ, LLVMBuildLoad2(c->b, ft, at(c, ft, x, l.i), ""),
       LLVMBuildLoad2(c->b, ft, at(c, ft, y, l.i), ""), "");
-  LLVMBuildStore(c->b,
-                 LLVMBuildSelect(c->b, eq, rank,
-                                 LLVMConstInt(c->i32, 0x7fffffff, 0), ""),
-                 at(c, c->i32, win, l.i));
+  LLVMBuildStore(
+      c->b,
+      LLVMBuildSelect(c->b, eq, rank, LLVMConstInt(c->i32, 0x7fffffff, 0), ""),
+      at(c, c->i32, win, l.i));
   zy_mpi_loop_close(c, &l);
   LLVMValueRef a[6] = {
       LLVMConstIntToPtr(
@@ -84,12 +84,12 @@ static void winners(ZyMpiCall *c, LLVMTypeRef ft, LLVMValueRef x,
   zy_mpi_emit(c, "Allreduce", "ppihhh", a);
   zy_mpi_loop_open(c, &l, n);
   LLVMValueRef mine = LLVMBuildICmp(
-      c->b, LLVMIntEQ, LLVMBuildLoad2(c->b, c->i32, at(c, c->i32, win, l.i), ""),
-      rank, "");
-  LLVMBuildStore(c->b,
-                 LLVMBuildSelect(c->b, mine, zy_const_fp(ft, 1),
-                                 zy_const_fp(ft, 0), ""),
-                 at(c, ft, w, l.i));
+      c->b, LLVMIntEQ,
+      LLVMBuildLoad2(c->b, c->i32, at(c, c->i32, win, l.i), ""), rank, "");
+  LLVMBuildStore(
+      c->b,
+      LLVMBuildSelect(c->b, mine, zy_const_fp(ft, 1), zy_const_fp(ft, 0), ""),
+      at(c, ft, w, l.i));
   zy_mpi_loop_close(c, &l);
   zy_call_free(c->b, "free", win);
 }
@@ -110,9 +110,9 @@ int zy_mpi_forward_reduce(ZyMpiCall *c) {
     LLVMBuilderRef b = c->b;
     c->b = LLVMCreateBuilderInContext(c->ctx);
     LLVMPositionBuilderBefore(c->b, fc);
-    LLVMValueRef bytes = LLVMBuildMul(
-        c->b, zy_mpi_i64(c, n), LLVMConstInt(c->i64, zy_mpi_el_size(el), 0),
-        "");
+    LLVMValueRef bytes =
+        LLVMBuildMul(c->b, zy_mpi_i64(c, n),
+                     LLVMConstInt(c->i64, zy_mpi_el_size(el), 0), "");
     x = copy = zy_call_malloc(c->b, bytes, "mpi.input");
     LLVMBuildMemCpy(c->b, copy, 8, rbuf, 1, bytes);
     LLVMDisposeBuilder(c->b);
@@ -125,8 +125,12 @@ int zy_mpi_forward_reduce(ZyMpiCall *c) {
     LLVMValueRef y = rbuf;
     if (c->row->kind == ZY_MPI_REDUCE) { /* the result on every rank */
       y = zy_call_malloc(c->b, by, "mpi.result");
-      LLVMValueRef a[6] = {x, y, n, fwd(c, zy_mpi_arg(c, 't', 0)),
-                           fwd(c, zy_mpi_arg(c, 'o', 0)), comm};
+      LLVMValueRef a[6] = {x,
+                           y,
+                           n,
+                           fwd(c, zy_mpi_arg(c, 't', 0)),
+                           fwd(c, zy_mpi_arg(c, 'o', 0)),
+                           comm};
       zy_mpi_emit(c, "Allreduce", "ppihhh", a);
     }
     winners(c, ft, x, y, w, n, comm);
@@ -160,13 +164,13 @@ int zy_mpi_reverse_scan(ZyMpiCall *c) {
   LLVMTypeRef ft = zy_mpi_el_type(c, el);
   int ex = c->row->kind == ZY_MPI_EXSCAN;
   LLVMValueRef n = lk(c, 'n', 0), dt = lk(c, 't', 0), comm = lk(c, 'c', 0);
-  LLVMValueRef by = LLVMBuildMul(c->b, zy_mpi_i64(c, n),
-                                 LLVMConstInt(c->i64, zy_mpi_el_size(el), 0),
-                                 "");
+  LLVMValueRef by = LLVMBuildMul(
+      c->b, zy_mpi_i64(c, n), LLVMConstInt(c->i64, zy_mpi_el_size(el), 0), "");
   LLVMValueRef zero = LLVMConstInt(c->i64, 0, 0);
   LLVMValueRef rank0 = LLVMBuildICmp(c->b, LLVMIntEQ, zy_mpi_rank(c, comm),
                                      LLVMConstInt(c->i32, 0, 0), "");
-  LLVMValueRef ybar = zy_mpi_zeroed(c, by), rs = shadow_of(c, zy_mpi_buffer(c, 1));
+  LLVMValueRef ybar = zy_mpi_zeroed(c, by),
+               rs = shadow_of(c, zy_mpi_buffer(c, 1));
   if (rs) {
     LLVMBuildMemCpy(c->b, ybar, 8, rs, 1, by);
     LLVMBuildMemSet(c->b, rs, LLVMConstInt(c->i8, 0, 0), by, 1);
@@ -186,12 +190,11 @@ int zy_mpi_reverse_scan(ZyMpiCall *c) {
   ZyMpiLoop l;
   zy_mpi_loop_open(c, &l, n);
   LLVMValueRef p = at(c, ft, all, l.i);
-  LLVMBuildStore(c->b,
-                 LLVMBuildFSub(c->b, LLVMBuildLoad2(c->b, ft, p, ""),
-                               LLVMBuildLoad2(c->b, ft, at(c, ft, part, l.i),
-                                              ""),
-                               ""),
-                 p);
+  LLVMBuildStore(
+      c->b,
+      LLVMBuildFSub(c->b, LLVMBuildLoad2(c->b, ft, p, ""),
+                    LLVMBuildLoad2(c->b, ft, at(c, ft, part, l.i), ""), ""),
+      p);
   zy_mpi_loop_close(c, &l);
   LLVMValueRef in = zy_mpi_buffer(c, 0);
   zy_mpi_add_into(c, in, shadow_of(c, in), all, n, el);
@@ -210,7 +213,8 @@ int zy_mpi_reverse_reduce_scatter(ZyMpiCall *c) {
   LLVMValueRef es = LLVMConstInt(c->i64, zy_mpi_el_size(el), 0);
   LLVMValueRef by = LLVMBuildMul(c->b, zy_mpi_i64(c, n), es, "");
   LLVMValueRef total = LLVMBuildMul(c->b, zy_mpi_i64(c, n), size, "");
-  LLVMValueRef ybar = zy_mpi_zeroed(c, by), rs = shadow_of(c, zy_mpi_buffer(c, 1));
+  LLVMValueRef ybar = zy_mpi_zeroed(c, by),
+               rs = shadow_of(c, zy_mpi_buffer(c, 1));
   if (rs) {
     LLVMBuildMemCpy(c->b, ybar, 8, rs, 1, by);
     LLVMBuildMemSet(c->b, rs, LLVMConstInt(c->i8, 0, 0), by, 1);

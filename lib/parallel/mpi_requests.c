@@ -2,13 +2,13 @@
  * heap record per Isend/Irecv with floating-point data (what the reverse
  * must post: the kind, the buffer's shadow, count, datatype, peer, tag,
  * communicator) in a table keyed by the address of the request; a Wait
- * (or a Test that finds the request complete) takes the record out (an Irecv's record learns the actual source and
- * tag from the status).  In the reverse sweep, the reverse of the Wait
- * posts the opposite operation (an Irecv of the adjoint into a temporary
- * for an Isend, an Isend of the shadow for an Irecv) on a request kept in
- * the record, and the reverse of the Isend/Irecv waits for it, adds the
- * temporary into the shadow or zeroes the shadow, and frees the record.
- * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+ * (or a Test that finds the request complete) takes the record out (an Irecv's
+ * record learns the actual source and tag from the status).  In the reverse
+ * sweep, the reverse of the Wait posts the opposite operation (an Irecv of the
+ * adjoint into a temporary for an Isend, an Isend of the shadow for an Irecv)
+ * on a request kept in the record, and the reverse of the Isend/Irecv waits for
+ * it, adds the temporary into the shadow or zeroes the shadow, and frees the
+ * record. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "mpi_call.h"
 
 #include "ad/irutil.h"
@@ -16,10 +16,22 @@
 #include <string.h>
 
 /* The record's fields. */
-enum { R_KIND, R_STATE, R_SHADOW, R_COUNT, R_TYPE, R_PEER, R_TAG, R_COMM,
-       R_TMP, R_REQ, R_BYTES, R_N };
-enum { K_SEND, K_RECV, K_NONE };        /* R_KIND  */
-enum { S_POSTED, S_WAITED };             /* R_STATE */
+enum {
+  R_KIND,
+  R_STATE,
+  R_SHADOW,
+  R_COUNT,
+  R_TYPE,
+  R_PEER,
+  R_TAG,
+  R_COMM,
+  R_TMP,
+  R_REQ,
+  R_BYTES,
+  R_N
+};
+enum { K_SEND, K_RECV, K_NONE }; /* R_KIND  */
+enum { S_POSTED, S_WAITED };     /* R_STATE */
 
 static LLVMTypeRef rec_type(ZyMpiCall *c) {
   LLVMTypeRef f[R_N] = {c->i32, c->i32, c->ptr, c->i32, c->i64, c->i32,
@@ -50,10 +62,9 @@ static LLVMValueRef from_bits(ZyMpiCall *c, LLVMValueRef v) {
 
 static LLVMValueRef request_null(ZyMpiCall *c) {
   return c->mpich ? LLVMConstInt(c->i64, 0x2c000000, 0)
-                  : LLVMConstPtrToInt(
-                        zy_mpi_handle(c, "ompi_request_null", 0), c->i64);
+                  : LLVMConstPtrToInt(zy_mpi_handle(c, "ompi_request_null", 0),
+                                      c->i64);
 }
-
 
 static LLVMValueRef global(ZyMpiCall *c, const char *name, LLVMTypeRef t,
                            LLVMValueRef init) {
@@ -117,9 +128,9 @@ static LLVMValueRef put_fn(ZyMpiCall *c) {
   LLVMValueRef a = LLVMBuildLoad2(c->b, c->ptr, tab, "a");
   LLVMBuildCondBr(c->b, LLVMBuildICmp(c->b, LLVMIntEQ, n, k, ""), grow, add);
   LLVMPositionBuilderAtEnd(c->b, grow);
-  LLVMValueRef nk = LLVMBuildAdd(
-      c->b, LLVMBuildMul(c->b, k, LLVMConstInt(c->i64, 2, 0), ""),
-      LLVMConstInt(c->i64, 8, 0), "");
+  LLVMValueRef nk =
+      LLVMBuildAdd(c->b, LLVMBuildMul(c->b, k, LLVMConstInt(c->i64, 2, 0), ""),
+                   LLVMConstInt(c->i64, 8, 0), "");
   LLVMTypeRef rp[2] = {c->ptr, c->i64};
   LLVMTypeRef rty = LLVMFunctionType(c->ptr, rp, 2, 0);
   LLVMValueRef ra[2] = {
@@ -171,18 +182,17 @@ static LLVMValueRef take_fn(ZyMpiCall *c) {
   LLVMBuildBr(c->b, head);
   LLVMPositionBuilderAtEnd(c->b, head);
   LLVMValueRef i = LLVMBuildPhi(c->b, c->i64, "i");
-  LLVMBuildCondBr(c->b,
-                  LLVMBuildICmp(c->b, LLVMIntEQ, i, LLVMConstInt(c->i64, 0, 0),
-                                ""),
-                  miss, body);
+  LLVMBuildCondBr(
+      c->b, LLVMBuildICmp(c->b, LLVMIntEQ, i, LLVMConstInt(c->i64, 0, 0), ""),
+      miss, body);
   LLVMPositionBuilderAtEnd(c->b, body);
   LLVMValueRef im = LLVMBuildSub(c->b, i, LLVMConstInt(c->i64, 1, 0), "");
   LLVMValueRef e = LLVMBuildGEP2(c->b, pair_type(c), a, &im, 1, "");
   LLVMValueRef key = LLVMBuildLoad2(
       c->b, c->ptr, LLVMBuildStructGEP2(c->b, pair_type(c), e, 0, ""), "");
-  LLVMBuildCondBr(
-      c->b, LLVMBuildICmp(c->b, LLVMIntEQ, key, LLVMGetParam(fn, 0), ""),
-      found, head);
+  LLVMBuildCondBr(c->b,
+                  LLVMBuildICmp(c->b, LLVMIntEQ, key, LLVMGetParam(fn, 0), ""),
+                  found, head);
   LLVMAddIncoming(i, &n, &entry, 1);
   LLVMAddIncoming(i, &im, &body, 1);
   LLVMPositionBuilderAtEnd(c->b, found);
@@ -199,8 +209,7 @@ static LLVMValueRef take_fn(ZyMpiCall *c) {
   return fn;
 }
 
-static LLVMValueRef call_put(ZyMpiCall *c, LLVMValueRef key,
-                             LLVMValueRef rec) {
+static LLVMValueRef call_put(ZyMpiCall *c, LLVMValueRef key, LLVMValueRef rec) {
   LLVMValueRef fn = put_fn(c), a[2] = {key, rec};
   return LLVMBuildCall2(c->b, LLVMGlobalGetValueType(fn), fn, a, 2, "");
 }
@@ -232,9 +241,9 @@ static LLVMValueRef unwait_fn(ZyMpiCall *c) {
     if (k) { /* Isend of the shadow (zeros when there is none) */
       LLVMValueRef sh = get(c, rec, R_SHADOW);
       LLVMValueRef none = LLVMBuildIsNull(c->b, sh, "");
-      LLVMValueRef z = zy_mpi_zeroed(
-          c, LLVMBuildSelect(c->b, none, bytes, LLVMConstInt(c->i64, 0, 0),
-                             ""));
+      LLVMValueRef z =
+          zy_mpi_zeroed(c, LLVMBuildSelect(c->b, none, bytes,
+                                           LLVMConstInt(c->i64, 0, 0), ""));
       set(c, rec, R_TMP, z);
       buf = LLVMBuildSelect(c->b, none, z, sh, "");
     } else { /* Irecv of the adjoint */
@@ -265,7 +274,8 @@ static void call_unwait(ZyMpiCall *c, LLVMValueRef rec) {
 /* Prints `msg` and aborts unless `ok`. */
 static void require(ZyMpiCall *c, LLVMValueRef ok, const char *msg) {
   LLVMValueRef fn = zy_builder_function(c->b);
-  LLVMBasicBlockRef bad = block(c, fn, "mpi.fail"), good = block(c, fn, "mpi.ok");
+  LLVMBasicBlockRef bad = block(c, fn, "mpi.fail"),
+                    good = block(c, fn, "mpi.ok");
   LLVMBuildCondBr(c->b, ok, good, bad);
   LLVMPositionBuilderAtEnd(c->b, bad);
   LLVMTypeRef pp[2] = {c->ptr, c->ptr};
@@ -275,8 +285,8 @@ static void require(ZyMpiCall *c, LLVMValueRef ok, const char *msg) {
     err = LLVMAddGlobal(c->mod, c->ptr, "stderr");
   LLVMValueRef a[2] = {LLVMBuildGlobalStringPtr(c->b, msg, "mpi.msg"),
                        LLVMBuildLoad2(c->b, c->ptr, err, "")};
-  LLVMBuildCall2(c->b, fputs_ty, zy_runtime_fn(c->mod, "fputs", fputs_ty), a,
-                 2, "");
+  LLVMBuildCall2(c->b, fputs_ty, zy_runtime_fn(c->mod, "fputs", fputs_ty), a, 2,
+                 "");
   LLVMTypeRef vty = LLVMFunctionType(LLVMVoidTypeInContext(c->ctx), NULL, 0, 0);
   LLVMBuildCall2(c->b, vty, zy_runtime_fn(c->mod, "abort", vty), NULL, 0, "");
   LLVMBuildUnreachable(c->b);
@@ -297,14 +307,15 @@ static LLVMValueRef fwd_arg(ZyMpiCall *c, char letter) {
 static int forward_post(ZyMpiCall *c) {
   ZyMpiElem el = zy_mpi_elem(zy_mpi_arg(c, 't', 0));
   LLVMValueRef buf = zy_mpi_buffer(c, 0);
-  LLVMValueRef rec = zy_call_malloc(c->b, LLVMSizeOf(rec_type(c)), "mpi.record");
+  LLVMValueRef rec =
+      zy_call_malloc(c->b, LLVMSizeOf(rec_type(c)), "mpi.record");
   LLVMValueRef n = fwd_arg(c, 'n');
   int recv = c->row->kind == ZY_MPI_IRECV;
   set(c, rec, R_KIND, LLVMConstInt(c->i32, recv ? K_RECV : K_SEND, 0));
   set(c, rec, R_STATE, LLVMConstInt(c->i32, S_POSTED, 0));
-  set(c, rec, R_SHADOW, zy_activity_shadowed(c->g->act, buf)
-                            ? zy_shadow_forward_of(c->g, buf)
-                            : LLVMConstNull(c->ptr));
+  set(c, rec, R_SHADOW,
+      zy_activity_shadowed(c->g->act, buf) ? zy_shadow_forward_of(c->g, buf)
+                                           : LLVMConstNull(c->ptr));
   set(c, rec, R_COUNT, n);
   set(c, rec, R_TYPE, to_bits(c, fwd_arg(c, 't')));
   set(c, rec, R_PEER, fwd_arg(c, 'p'));
@@ -329,7 +340,8 @@ static LLVMValueRef complete(ZyMpiCall *c, LLVMValueRef key, LLVMValueRef st) {
                                     LLVMConstInt(c->i32, K_RECV, 0), "");
   LLVMValueRef src = get(c, rec, R_PEER), tag = get(c, rec, R_TAG);
   zy_mpi_actual_source(c, st, &src, &tag);
-  set(c, rec, R_PEER, LLVMBuildSelect(c->b, recv, src, get(c, rec, R_PEER), ""));
+  set(c, rec, R_PEER,
+      LLVMBuildSelect(c->b, recv, src, get(c, rec, R_PEER), ""));
   set(c, rec, R_TAG, LLVMBuildSelect(c->b, recv, tag, get(c, rec, R_TAG), ""));
   return rec;
 }
@@ -346,12 +358,13 @@ static LLVMValueRef complete_if(ZyMpiCall *c, LLVMValueRef flag,
   LLVMValueRef none = LLVMGetNamedGlobal(c->mod, "__zymase_mpi.none");
   LLVMValueRef fn = zy_builder_function(c->b);
   LLVMBasicBlockRef from = LLVMGetInsertBlock(c->b);
-  LLVMBasicBlockRef yes = block(c, fn, "mpi.done"), join = block(c, fn, "mpi.join");
+  LLVMBasicBlockRef yes = block(c, fn, "mpi.done"),
+                    join = block(c, fn, "mpi.join");
   zy_vec_push(&c->g->fextra, yes);
   zy_vec_push(&c->g->fextra, join);
-  LLVMValueRef set_ = LLVMBuildICmp(
-      c->b, LLVMIntNE, LLVMBuildLoad2(c->b, c->i32, flag, ""),
-      LLVMConstInt(c->i32, 0, 0), "");
+  LLVMValueRef set_ =
+      LLVMBuildICmp(c->b, LLVMIntNE, LLVMBuildLoad2(c->b, c->i32, flag, ""),
+                    LLVMConstInt(c->i32, 0, 0), "");
   LLVMBuildCondBr(c->b, set_, yes, join);
   LLVMPositionBuilderAtEnd(c->b, yes);
   LLVMValueRef rec = complete(c, key, st);
@@ -459,9 +472,8 @@ static int reverse_post(ZyMpiCall *c) {
   LLVMValueRef a[2] = {field(c, rec, R_REQ), zy_mpi_status_ignore(c)};
   zy_mpi_emit(c, "Wait", "pp", a);
   LLVMValueRef buf = zy_mpi_buffer(c, 0);
-  LLVMValueRef sh = zy_activity_shadowed(c->g->act, buf)
-                        ? zy_shadow_lookup(c->g, buf)
-                        : NULL;
+  LLVMValueRef sh =
+      zy_activity_shadowed(c->g->act, buf) ? zy_shadow_lookup(c->g, buf) : NULL;
   LLVMValueRef tmp = get(c, rec, R_TMP);
   if (c->row->kind == ZY_MPI_ISEND) {
     zy_mpi_add_into(c, buf, sh, tmp, get(c, rec, R_COUNT),
@@ -492,9 +504,9 @@ int zy_mpi_reverse_request(ZyMpiCall *c) {
     LLVMValueRef recs = tape(c);
     ZyMpiLoop l;
     zy_mpi_loop_open(c, &l, zy_lookup(c->g, zy_mpi_arg(c, 'k', 0)));
-    call_unwait(c, LLVMBuildLoad2(
-                       c->b, c->ptr,
-                       LLVMBuildGEP2(c->b, c->ptr, recs, &l.i, 1, ""), ""));
+    call_unwait(
+        c, LLVMBuildLoad2(c->b, c->ptr,
+                          LLVMBuildGEP2(c->b, c->ptr, recs, &l.i, 1, ""), ""));
     zy_mpi_loop_close(c, &l);
     zy_call_free(c->b, "free", recs);
     return 0;

@@ -45,8 +45,8 @@ int zy_mpi_forward_vector(ZyMpiCall *c) {
   LLVMValueRef root = rooted(c) ? fwd(c, zy_mpi_arg(c, 'R', 0)) : NULL;
   LLVMValueRef size = zy_mpi_i64(c, zy_mpi_size(c, comm));
   LLVMValueRef bytes = LLVMBuildMul(c->b, size, i64c(c, 4), "");
-  LLVMValueRef n = LLVMBuildSelect(c->b, significant(c, comm, root), bytes,
-                                   i64c(c, 0), "");
+  LLVMValueRef n =
+      LLVMBuildSelect(c->b, significant(c, comm, root), bytes, i64c(c, 0), "");
   LLVMValueRef block = zy_call_malloc(
       c->b, LLVMBuildMul(c->b, bytes, i64c(c, 4), ""), "mpi.counts");
   for (int k = 0; k < 2; k++) {
@@ -87,8 +87,8 @@ static void arrays(ZyMpiCall *c, Arrays *a) {
 
 static LLVMValueRef load_i64(ZyMpiCall *c, LLVMValueRef arr, LLVMValueRef i) {
   return zy_mpi_i64(
-      c, LLVMBuildLoad2(c->b, c->i32, LLVMBuildGEP2(c->b, c->i32, arr, &i, 1, ""),
-                        ""));
+      c, LLVMBuildLoad2(c->b, c->i32,
+                        LLVMBuildGEP2(c->b, c->i32, arr, &i, 1, ""), ""));
 }
 
 /* max over ranks q < n of displs[q] + counts[q], in elements. */
@@ -98,13 +98,12 @@ static LLVMValueRef extent(ZyMpiCall *c, LLVMValueRef cnt, LLVMValueRef dsp,
   LLVMBuildStore(c->b, i64c(c, 0), slot);
   ZyMpiLoop l;
   zy_mpi_loop_open(c, &l, n);
-  LLVMValueRef e = LLVMBuildAdd(c->b, load_i64(c, dsp, l.i),
-                                load_i64(c, cnt, l.i), "");
+  LLVMValueRef e =
+      LLVMBuildAdd(c->b, load_i64(c, dsp, l.i), load_i64(c, cnt, l.i), "");
   LLVMValueRef m = LLVMBuildLoad2(c->b, c->i64, slot, "");
   LLVMBuildStore(c->b,
-                 LLVMBuildSelect(c->b,
-                                 LLVMBuildICmp(c->b, LLVMIntSGT, e, m, ""), e,
-                                 m, ""),
+                 LLVMBuildSelect(
+                     c->b, LLVMBuildICmp(c->b, LLVMIntSGT, e, m, ""), e, m, ""),
                  slot);
   zy_mpi_loop_close(c, &l);
   return LLVMBuildLoad2(c->b, c->i64, slot, "mpi.extent");
@@ -142,8 +141,8 @@ static LLVMValueRef own_or(ZyMpiCall *c, LLVMValueRef s, LLVMValueRef bytes,
   return s ? s : *own;
 }
 
-static void finish(ZyMpiCall *c, LLVMValueRef tmp, LLVMValueRef n,
-                   ZyMpiElem el, LLVMValueRef own, Arrays *a) {
+static void finish(ZyMpiCall *c, LLVMValueRef tmp, LLVMValueRef n, ZyMpiElem el,
+                   LLVMValueRef own, Arrays *a) {
   LLVMValueRef sbuf = zy_mpi_buffer(c, 0);
   zy_mpi_add_into(c, sbuf, shadow_of(c, sbuf), tmp, n, el);
   zy_call_free(c->b, "free", tmp);
@@ -158,8 +157,8 @@ int zy_mpi_reverse_vector(ZyMpiCall *c) {
   arrays(c, &a);
   LLVMValueRef comm = lk(c, 'c', 0), own, zero = i64c(c, 0);
   LLVMValueRef root = rooted(c) ? lk(c, 'R', 0) : NULL;
-  LLVMValueRef nr = LLVMBuildSelect(c->b, significant(c, comm, root), a.size,
-                                    zero, "");
+  LLVMValueRef nr =
+      LLVMBuildSelect(c->b, significant(c, comm, root), a.size, zero, "");
   LLVMValueRef rshadow = shadow_of(c, zy_mpi_buffer(c, 1));
   switch (c->row->kind) {
   case ZY_MPI_GATHERV: { /* the root scatters its receive shadow back */
@@ -167,8 +166,8 @@ int zy_mpi_reverse_vector(ZyMpiCall *c) {
     LLVMValueRef rs = own_or(
         c, rshadow, elems(c, extent(c, a.cnt[0], a.dsp[0], nr), el), &own);
     LLVMValueRef tmp = zy_mpi_zeroed(c, elems(c, sn, el));
-    LLVMValueRef x[9] = {rs,  a.cnt[0], a.dsp[0], lk(c, 't', 1), tmp,
-                         sn,  lk(c, 't', 0), root, comm};
+    LLVMValueRef x[9] = {rs, a.cnt[0],      a.dsp[0], lk(c, 't', 1), tmp,
+                         sn, lk(c, 't', 0), root,     comm};
     zy_mpi_emit(c, "Scatterv", "ppphpihih", x);
     regions(c, rs, a.cnt[0], a.dsp[0], nr, el, NULL);
     finish(c, tmp, sn, el, own, &a);
@@ -179,8 +178,9 @@ int zy_mpi_reverse_vector(ZyMpiCall *c) {
     LLVMValueRef rs = own_or(c, rshadow, elems(c, rn, el), &own);
     LLVMValueRef ext = extent(c, a.cnt[0], a.dsp[0], nr);
     LLVMValueRef tmp = zy_mpi_zeroed(c, elems(c, ext, el));
-    LLVMValueRef x[9] = {rs,       rn,       lk(c, 't', 1), tmp, a.cnt[0],
-                         a.dsp[0], lk(c, 't', 0), root, comm};
+    LLVMValueRef x[9] = {rs,       rn,       lk(c, 't', 1), tmp,
+                         a.cnt[0], a.dsp[0], lk(c, 't', 0), root,
+                         comm};
     zy_mpi_emit(c, "Gatherv", "pihppphih", x);
     LLVMBuildMemSet(c->b, rs, LLVMConstInt(c->i8, 0, 0), elems(c, rn, el), 1);
     finish(c, tmp, ext, el, own, &a);
@@ -193,7 +193,10 @@ int zy_mpi_reverse_vector(ZyMpiCall *c) {
     LLVMValueRef packed = zy_mpi_zeroed(c, elems(c, ext, el));
     regions(c, rs, a.cnt[0], a.dsp[0], a.size, el, packed);
     LLVMValueRef tmp = zy_mpi_zeroed(c, elems(c, sn, el));
-    LLVMValueRef x[6] = {packed, tmp, a.cnt[0], lk(c, 't', 1),
+    LLVMValueRef x[6] = {packed,
+                         tmp,
+                         a.cnt[0],
+                         lk(c, 't', 1),
                          zy_mpi_handle(c, "ompi_mpi_op_sum", 0x58000003),
                          comm};
     zy_mpi_emit(c, "Reduce_scatter", "ppphhh", x);
@@ -206,7 +209,7 @@ int zy_mpi_reverse_vector(ZyMpiCall *c) {
     LLVMValueRef rext = extent(c, a.cnt[1], a.dsp[1], a.size);
     LLVMValueRef rs = own_or(c, rshadow, elems(c, rext, el), &own);
     LLVMValueRef tmp = zy_mpi_zeroed(c, elems(c, sext, el));
-    LLVMValueRef x[9] = {rs,  a.cnt[1], a.dsp[1], lk(c, 't', 1), tmp,
+    LLVMValueRef x[9] = {rs,       a.cnt[1], a.dsp[1],      lk(c, 't', 1), tmp,
                          a.cnt[0], a.dsp[0], lk(c, 't', 0), comm};
     zy_mpi_emit(c, "Alltoallv", "ppphppphh", x);
     regions(c, rs, a.cnt[1], a.dsp[1], a.size, el, NULL);

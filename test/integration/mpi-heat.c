@@ -49,8 +49,8 @@ double heat_blocking(double *x, int n) {
   for (int t = 0; t < STEPS; t++) {
     MPI_Sendrecv(&u[n], 1, MPI_DOUBLE, right, 0, &u[0], 1, MPI_DOUBLE, left, 0,
                  MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    MPI_Sendrecv(&u[1], 1, MPI_DOUBLE, left, 1, &u[n + 1], 1, MPI_DOUBLE,
-                 right, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&u[1], 1, MPI_DOUBLE, left, 1, &u[n + 1], 1, MPI_DOUBLE, right,
+                 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     step(u, v, n);
   }
   return loss(u, n);

@@ -113,8 +113,8 @@ int main(int argc, char **argv) {
   int right = (zy_rank + 1) % zy_size, left = (zy_rank + zy_size - 1) % zy_size;
   for (int i = 0; i < N; i++) {
     double xl = 0.3 + 0.2 * i + 0.1 * left, xr = 0.3 + 0.2 * i + 0.1 * right;
-    zy_close("ring closed form", i,
-             dx[i], zy_size * (i + 1) * (sin(xl) + cos(x[i]) * xr), 1e-12);
+    zy_close("ring closed form", i, dx[i],
+             zy_size * (i + 1) * (sin(xl) + cos(x[i]) * xr), 1e-12);
   }
   ZY_CHECK_GRAD("line", line, x, N, dx);
   ZY_CHECK_GRAD("any_source", any_source, x, N, dx);

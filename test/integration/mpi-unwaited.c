@@ -8,7 +8,8 @@
 // RUN: %not %mpirun 2 %t0 2>&1 | %FileCheck %s
 // RUN: %if mpich %{ %clang -O2 %s %mpich-flags -lm -o %t5 %}
 // RUN: %if mpich %{ %not %mpichrun 2 %t5 2>&1 | %FileCheck %s %}
-// CHECK: zymase: an MPI request with derivatives was not completed by MPI_Wait or MPI_Waitall in the differentiated code
+// CHECK: zymase: an MPI request with derivatives was not completed by MPI_Wait
+// or MPI_Waitall in the differentiated code
 #include "mpi_check.h"
 
 static MPI_Request pending;

@@ -3,10 +3,10 @@
  * central finite differences (each rank perturbs its entries in turn while
  * all ranks evaluate the loss) and with closed forms.  Each rank seeds
  * its own return value with 1, so the gradient is that of the sum over
- * ranks of what they return: size * dL/dx when every rank returns L.  Failures are
- * printed by the rank that sees them; the exit status is non-zero on
- * every rank if any rank failed.
- * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+ * ranks of what they return: size * dL/dx when every rank returns L.  Failures
+ * are printed by the rank that sees them; the exit status is non-zero on every
+ * rank if any rank failed. SPDX-License-Identifier: Apache-2.0 WITH
+ * LLVM-exception */
 #ifndef ZY_TEST_MPI_CHECK_H
 #define ZY_TEST_MPI_CHECK_H
 
@@ -49,8 +49,8 @@ static double zy_sum_ranks(double v) {
 
 /* Compares gradient `dx` of `f` (n entries per rank) at x0 with central
  * differences of the sum over ranks of f. */
-static void zy_fd_compare(const char *what, zy_loss f, const double *x0,
-                          int n, const double *dx) {
+static void zy_fd_compare(const char *what, zy_loss f, const double *x0, int n,
+                          const double *dx) {
   double xp[64];
   const double h = zy_fd_h;
   for (int r = 0; r < zy_size; r++)
