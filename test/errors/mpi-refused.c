@@ -1,7 +1,8 @@
 // errors/mpi-refused.c - MPI calls Zymase does not differentiate are
 // refused with a located error naming the call: one-sided MPI_Put, a
 // reduction with a user-defined op, a derived datatype, floats sent as
-// MPI_BYTE, and MPI_IN_PLACE chosen at run time.
+// MPI_BYTE, MPI_IN_PLACE chosen at run time, and an MPI call inside an
+// OpenMP parallel region.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // REQUIRES: mpi
 // RUN: %not %clang -c -O0 -g %s %mpi-flags -DCASE=1 -o %t.o 2>&1 | %FileCheck %s --check-prefix=PUT --implicit-check-not=PLEASE
@@ -10,6 +11,7 @@
 // RUN: %not %clang -c -O2 -g %s %mpi-flags -DCASE=3 -o %t.o 2>&1 | %FileCheck %s --check-prefix=TYPE --implicit-check-not=PLEASE
 // RUN: %not %clang -c -O0 -g %s %mpi-flags -DCASE=4 -o %t.o 2>&1 | %FileCheck %s --check-prefix=BYTE --implicit-check-not=PLEASE
 // RUN: %not %clang -c -O2 -g %s %mpi-flags -DCASE=5 -o %t.o 2>&1 | %FileCheck %s --check-prefix=INPLACE --implicit-check-not=PLEASE
+// RUN: %if llvm22 %{ %not %clang -c -O2 -g -fopenmp %s %mpi-flags -DCASE=6 -o %t.o 2>&1 | %FileCheck %s --check-prefix=OMP --implicit-check-not=PLEASE %}
 // RUN: %if mpich %{ %not %clang -c -O2 -g %s %mpich-flags -DCASE=1 -o %t.o 2>&1 | %FileCheck %s --check-prefix=PUT --implicit-check-not=PLEASE %}
 // RUN: %if mpich %{ %not %clang -c -O0 -g %s %mpich-flags -DCASE=2 -o %t.o 2>&1 | %FileCheck %s --check-prefix=OP --implicit-check-not=PLEASE %}
 #include <mpi.h>
@@ -40,6 +42,12 @@ double f(double *x, int n) {
 #elif CASE == 5
   // INPLACE: mpi-refused.c:[[@LINE+1]]:3: error: [zymase:unsupported] cannot differentiate 'f': 'MPI_Allreduce' receives MPI_IN_PLACE or a buffer, chosen at run time
   MPI_Allreduce(n > 2 ? MPI_IN_PLACE : x, y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+#elif CASE == 6
+#pragma omp parallel
+  {
+    // OMP: mpi-refused.c:[[@LINE+1]]:5: error: [zymase:unsupported] cannot differentiate '{{.*}}': MPI calls inside an OpenMP parallel region are not differentiated yet (a call to 'MPI_Allreduce')
+    MPI_Allreduce(x, y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  }
 #endif
   return y[0] * y[0];
 }
