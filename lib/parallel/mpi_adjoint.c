@@ -462,7 +462,7 @@ int zy_mpi_forward(ZyGen *g, LLVMValueRef call, int after) {
   if (!after)
     return 0;
   /* A Wait does not know the datatype: it finds out from its record. */
-  if (c.row->kind >= ZY_MPI_WAIT && c.row->kind <= ZY_MPI_TESTALL)
+  if (c.row->kind >= ZY_MPI_WAIT && c.row->kind <= ZY_MPI_WAITSOME)
     return zy_mpi_forward_request(&c);
   if (!moves_floats(&c))
     return 0;
@@ -494,7 +494,7 @@ int zy_mpi_reverse(ZyGen *g, LLVMValueRef call) {
   zy_mpi_init(&c, g, call);
   if (c.row->kind == ZY_MPI_BARRIER)
     return rev_barrier(&c);
-  if (c.row->kind >= ZY_MPI_WAIT && c.row->kind <= ZY_MPI_TESTALL)
+  if (c.row->kind >= ZY_MPI_WAIT && c.row->kind <= ZY_MPI_WAITSOME)
     return zy_mpi_reverse_request(&c);
   if (!moves_floats(&c))
     return 0;

@@ -348,11 +348,11 @@ static LLVMValueRef complete(ZyMpiCall *c, LLVMValueRef key, LLVMValueRef st) {
 
 static unsigned status_size(ZyMpiCall *c) { return c->mpich ? 20 : 24; }
 
-/* complete(), or (Test, Testall) only when the i32 at `flag` is set: a
- * request that is still pending keeps its record in the table. */
-static LLVMValueRef complete_if(ZyMpiCall *c, LLVMValueRef flag,
+/* complete(), or (Test, Testall, Waitany) only when `cond` (i1) holds:
+ * a request that is still pending keeps its record in the table. */
+static LLVMValueRef complete_if(ZyMpiCall *c, LLVMValueRef cond,
                                 LLVMValueRef key, LLVMValueRef st) {
-  if (!flag)
+  if (!cond)
     return complete(c, key, st);
   take_fn(c); /* makes the record of kind K_NONE */
   LLVMValueRef none = LLVMGetNamedGlobal(c->mod, "__zymase_mpi.none");
@@ -362,10 +362,7 @@ static LLVMValueRef complete_if(ZyMpiCall *c, LLVMValueRef flag,
                     join = block(c, fn, "mpi.join");
   zy_vec_push(&c->g->fextra, yes);
   zy_vec_push(&c->g->fextra, join);
-  LLVMValueRef set_ =
-      LLVMBuildICmp(c->b, LLVMIntNE, LLVMBuildLoad2(c->b, c->i32, flag, ""),
-                    LLVMConstInt(c->i32, 0, 0), "");
-  LLVMBuildCondBr(c->b, set_, yes, join);
+  LLVMBuildCondBr(c->b, cond, yes, join);
   LLVMPositionBuilderAtEnd(c->b, yes);
   LLVMValueRef rec = complete(c, key, st);
   LLVMBasicBlockRef yes_end = LLVMGetInsertBlock(c->b);
@@ -405,9 +402,67 @@ static LLVMValueRef statuses(ZyMpiCall *c, LLVMValueRef n, LLVMValueRef *own) {
   return st;
 }
 
+/* Whether the call's completion flag (Test*) is set, NULL without one. */
 static LLVMValueRef flag_of(ZyMpiCall *c) {
   LLVMValueRef f = zy_mpi_arg(c, 'f', 0);
-  return f ? fwd(c, f) : NULL;
+  if (!f)
+    return NULL;
+  return LLVMBuildICmp(c->b, LLVMIntNE,
+                       LLVMBuildLoad2(c->b, c->i32, fwd(c, f), "mpi.flag"),
+                       LLVMConstInt(c->i32, 0, 0), "");
+}
+
+/* Waitany, Testany: the request at the index the call wrote (none when it
+ * wrote MPI_UNDEFINED, or the flag is clear). */
+static int forward_waitany(ZyMpiCall *c) {
+  LLVMValueRef n = zy_mpi_i64(c, fwd_arg(c, 'k'));
+  LLVMValueRef own, sts = statuses(c, n, &own);
+  LLVMValueRef idx = LLVMBuildLoad2(c->b, c->i32, fwd_arg(c, 'I'), "mpi.index");
+  LLVMValueRef cond =
+      LLVMBuildICmp(c->b, LLVMIntNE, idx, LLVMConstInt(c->i32, -32766, 1), "");
+  LLVMValueRef flag = flag_of(c);
+  if (flag)
+    cond = LLVMBuildAnd(c->b, cond, flag, "");
+  LLVMValueRef i = zy_mpi_i64(c, idx);
+  LLVMValueRef key = LLVMBuildGEP2(c->b, c->h, fwd_arg(c, 'q'), &i, 1, "");
+  zy_map_put(&c->g->tapes, c->call, complete_if(c, cond, key, sts));
+  return 0;
+}
+
+/* Waitsome, Testsome: the requests at the indices the call wrote, in an
+ * array of `incount` records (the others of kind K_NONE). */
+static int forward_waitsome(ZyMpiCall *c) {
+  LLVMValueRef n = zy_mpi_i64(c, fwd_arg(c, 'k')), reqs = fwd_arg(c, 'q');
+  LLVMValueRef own, sts = statuses(c, n, &own);
+  LLVMValueRef stride = LLVMConstInt(c->i64, status_size(c), 0);
+  LLVMValueRef out = LLVMBuildLoad2(c->b, c->i32, fwd_arg(c, 'O'), "");
+  out = LLVMBuildSelect(
+      c->b,
+      LLVMBuildICmp(c->b, LLVMIntSLT, out, LLVMConstInt(c->i32, 0, 0), ""),
+      LLVMConstInt(c->i32, 0, 0), out, "mpi.outcount");
+  LLVMValueRef recs = zy_call_malloc(
+      c->b, LLVMBuildMul(c->b, n, LLVMConstInt(c->i64, 8, 0), ""),
+      "mpi.records");
+  take_fn(c);
+  LLVMValueRef none = LLVMGetNamedGlobal(c->mod, "__zymase_mpi.none");
+  ZyMpiLoop l;
+  zy_mpi_loop_open(c, &l, n);
+  LLVMBuildStore(c->b, none, LLVMBuildGEP2(c->b, c->ptr, recs, &l.i, 1, ""));
+  zy_mpi_loop_close(c, &l);
+  zy_mpi_loop_open(c, &l, out);
+  LLVMValueRef idx = zy_mpi_i64(
+      c, LLVMBuildLoad2(
+             c->b, c->i32,
+             LLVMBuildGEP2(c->b, c->i32, fwd_arg(c, 'J'), &l.i, 1, ""), ""));
+  LLVMValueRef at = LLVMBuildMul(c->b, l.i, stride, "");
+  LLVMValueRef rec = complete(c, LLVMBuildGEP2(c->b, c->h, reqs, &idx, 1, ""),
+                              LLVMBuildGEP2(c->b, c->i8, sts, &at, 1, ""));
+  LLVMBuildStore(c->b, rec, LLVMBuildGEP2(c->b, c->ptr, recs, &l.i, 1, ""));
+  zy_mpi_loop_close(c, &l);
+  if (own)
+    zy_call_free(c->b, "free", own);
+  zy_map_put(&c->g->tapes, c->call, recs);
+  return 0;
 }
 
 /* Wait, Test. */
@@ -448,6 +503,10 @@ int zy_mpi_forward_request(ZyMpiCall *c) {
   case ZY_MPI_WAIT:
   case ZY_MPI_TEST:
     return forward_wait(c);
+  case ZY_MPI_WAITANY:
+    return forward_waitany(c);
+  case ZY_MPI_WAITSOME:
+    return forward_waitsome(c);
   default:
     return forward_waitall(c);
   }
@@ -498,6 +557,7 @@ int zy_mpi_reverse_request(ZyMpiCall *c) {
     return reverse_post(c);
   case ZY_MPI_WAIT:
   case ZY_MPI_TEST:
+  case ZY_MPI_WAITANY:
     call_unwait(c, tape(c));
     return 0;
   default: {

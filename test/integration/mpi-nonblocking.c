@@ -3,7 +3,8 @@
 // an integer message among the requests), a ring by MPI_Isend/MPI_Irecv
 // (from MPI_ANY_SOURCE) completed one at a time by MPI_Wait in the other
 // order, requests reused in a loop of steps, and completion found by
-// MPI_Test in a loop and by MPI_Testall; each rank checks its
+// MPI_Test in a loop, MPI_Testall, MPI_Waitany, MPI_Testany and
+// MPI_Waitsome; each rank checks its
 // slice of the gradient against collective central finite differences,
 // on 2 and 3 ranks.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -109,6 +110,32 @@ double polled(double *x, int n) {
   return global(l);
 }
 
+/* Completion in whatever order: MPI_Waitany, MPI_Testany in a loop, and
+ * MPI_Waitsome until both sends are done. */
+double any_some(double *x, int n) {
+  double s[N], a[N], b[N], l = 0;
+  int right = (zy_rank + 1) % zy_size, left = (zy_rank + zy_size - 1) % zy_size;
+  for (int i = 0; i < n; i++)
+    s[i] = x[i] * x[i] + 0.5 * x[(i + 1) % n];
+  MPI_Request q[4];
+  MPI_Irecv(a, n, MPI_DOUBLE, left, 6, MPI_COMM_WORLD, &q[0]);
+  MPI_Irecv(b, n, MPI_DOUBLE, right, 7, MPI_COMM_WORLD, &q[1]);
+  MPI_Isend(s, n, MPI_DOUBLE, right, 6, MPI_COMM_WORLD, &q[2]);
+  MPI_Isend(s, n, MPI_DOUBLE, left, 7, MPI_COMM_WORLD, &q[3]);
+  int idx, flag = 0;
+  MPI_Waitany(2, q, &idx, MPI_STATUS_IGNORE);
+  while (!flag)
+    MPI_Testany(2, q, &idx, &flag, MPI_STATUS_IGNORE);
+  for (int done = 0; done < 2;) {
+    int out, ind[2];
+    MPI_Waitsome(2, q + 2, &out, ind, MPI_STATUSES_IGNORE);
+    done += out;
+  }
+  for (int i = 0; i < n; i++)
+    l += a[i] * sin(b[i]) * x[i];
+  return global(l);
+}
+
 int main(int argc, char **argv) {
   zy_mpi_start(&argc, &argv);
   double x[N], dx[N];
@@ -118,5 +145,6 @@ int main(int argc, char **argv) {
   ZY_CHECK_GRAD("ring", ring, x, N, dx);
   ZY_CHECK_GRAD("steps", steps, x, N, dx);
   ZY_CHECK_GRAD("polled", polled, x, N, dx);
+  ZY_CHECK_GRAD("any_some", any_some, x, N, dx);
   return zy_mpi_finish();
 }
