@@ -462,13 +462,15 @@ int zy_mpi_forward(ZyGen *g, LLVMValueRef call, int after) {
   if (!after)
     return 0;
   /* A Wait does not know the datatype: it finds out from its record. */
-  if (c.row->kind >= ZY_MPI_WAIT && c.row->kind <= ZY_MPI_WAITSOME)
+  if (c.row->kind >= ZY_MPI_WAIT && c.row->kind <= ZY_MPI_REQUEST_FREE)
     return zy_mpi_forward_request(&c);
   if (!moves_floats(&c))
     return 0;
   switch (c.row->kind) {
   case ZY_MPI_ISEND:
   case ZY_MPI_IRECV:
+  case ZY_MPI_SEND_INIT:
+  case ZY_MPI_RECV_INIT:
     return zy_mpi_forward_request(&c);
   case ZY_MPI_GATHERV:
   case ZY_MPI_SCATTERV:
@@ -494,13 +496,15 @@ int zy_mpi_reverse(ZyGen *g, LLVMValueRef call) {
   zy_mpi_init(&c, g, call);
   if (c.row->kind == ZY_MPI_BARRIER)
     return rev_barrier(&c);
-  if (c.row->kind >= ZY_MPI_WAIT && c.row->kind <= ZY_MPI_WAITSOME)
+  if (c.row->kind >= ZY_MPI_WAIT && c.row->kind <= ZY_MPI_REQUEST_FREE)
     return zy_mpi_reverse_request(&c);
   if (!moves_floats(&c))
     return 0;
   switch (c.row->kind) {
   case ZY_MPI_ISEND:
   case ZY_MPI_IRECV:
+  case ZY_MPI_SEND_INIT:
+  case ZY_MPI_RECV_INIT:
     return zy_mpi_reverse_request(&c);
   case ZY_MPI_SEND:
     return rev_send(&c);

@@ -28,6 +28,7 @@ enum {
   R_TMP,
   R_REQ,
   R_BYTES,
+  R_FLOAT, /* the elements are floats (else doubles) */
   R_N
 };
 enum { K_SEND, K_RECV, K_NONE }; /* R_KIND  */
@@ -35,7 +36,7 @@ enum { S_POSTED, S_WAITED };     /* R_STATE */
 
 static LLVMTypeRef rec_type(ZyMpiCall *c) {
   LLVMTypeRef f[R_N] = {c->i32, c->i32, c->ptr, c->i32, c->i64, c->i32,
-                        c->i32, c->i64, c->ptr, c->i64, c->i64};
+                        c->i32, c->i64, c->ptr, c->i64, c->i64, c->i32};
   return LLVMStructTypeInContext(c->ctx, f, R_N, 0);
 }
 
@@ -304,13 +305,18 @@ static LLVMValueRef fwd_arg(ZyMpiCall *c, char letter) {
   return fwd(c, zy_mpi_arg(c, letter, 0));
 }
 
+/* Isend/Irecv: the record, put under the request's address.  Send_init/
+ * Recv_init: the template of the persistent request, put under the
+ * address + 1 (never a request's address), copied by each Start. */
 static int forward_post(ZyMpiCall *c) {
   ZyMpiElem el = zy_mpi_elem(zy_mpi_arg(c, 't', 0));
+  int persistent =
+      c->row->kind == ZY_MPI_SEND_INIT || c->row->kind == ZY_MPI_RECV_INIT;
   LLVMValueRef buf = zy_mpi_buffer(c, 0);
   LLVMValueRef rec =
       zy_call_malloc(c->b, LLVMSizeOf(rec_type(c)), "mpi.record");
   LLVMValueRef n = fwd_arg(c, 'n');
-  int recv = c->row->kind == ZY_MPI_IRECV;
+  int recv = c->row->kind == ZY_MPI_IRECV || c->row->kind == ZY_MPI_RECV_INIT;
   set(c, rec, R_KIND, LLVMConstInt(c->i32, recv ? K_RECV : K_SEND, 0));
   set(c, rec, R_STATE, LLVMConstInt(c->i32, S_POSTED, 0));
   set(c, rec, R_SHADOW,
@@ -326,8 +332,13 @@ static int forward_post(ZyMpiCall *c) {
   set(c, rec, R_BYTES,
       LLVMBuildMul(c->b, zy_mpi_i64(c, n),
                    LLVMConstInt(c->i64, zy_mpi_el_size(el), 0), ""));
-  call_put(c, fwd_arg(c, 'q'), rec);
-  zy_map_put(&c->g->tapes, c->call, rec);
+  set(c, rec, R_FLOAT, LLVMConstInt(c->i32, el == ZY_MPI_EL_FLOAT, 0));
+  LLVMValueRef key = fwd_arg(c, 'q'), one = LLVMConstInt(c->i64, 1, 0);
+  if (persistent)
+    key = LLVMBuildGEP2(c->b, c->i8, key, &one, 1, "mpi.template");
+  call_put(c, key, rec);
+  if (!persistent)
+    zy_map_put(&c->g->tapes, c->call, rec);
   return 0;
 }
 
@@ -495,11 +506,167 @@ static int forward_waitall(ZyMpiCall *c) {
   return 0;
 }
 
+/* --- Persistent requests ------------------------------------------------ */
+
+static LLVMValueRef none_record(ZyMpiCall *c) {
+  take_fn(c); /* makes the record of kind K_NONE */
+  return LLVMGetNamedGlobal(c->mod, "__zymase_mpi.none");
+}
+
+/* ptr start(ptr key): a fresh record from the template of the persistent
+ * request at `key` (kept under key + 1), put under `key`; the record of
+ * kind K_NONE when there is no template (no derivatives). */
+static LLVMValueRef start_fn(ZyMpiCall *c) {
+  LLVMTypeRef fty = LLVMFunctionType(c->ptr, &c->ptr, 1, 0);
+  LLVMValueRef fn, none = none_record(c);
+  LLVMBuilderRef saved;
+  put_fn(c);
+  if (!helper_begin(c, "__zymase_mpi.start", fty, &fn, &saved))
+    return fn;
+  LLVMValueRef key = LLVMGetParam(fn, 0), one = LLVMConstInt(c->i64, 1, 0);
+  LLVMValueRef tkey = LLVMBuildGEP2(c->b, c->i8, key, &one, 1, "");
+  LLVMValueRef t = call_take(c, tkey);
+  LLVMBasicBlockRef have = block(c, fn, "have"), miss = block(c, fn, "none");
+  LLVMBuildCondBr(c->b, LLVMBuildICmp(c->b, LLVMIntEQ, t, none, ""), miss,
+                  have);
+  LLVMPositionBuilderAtEnd(c->b, miss);
+  LLVMBuildRet(c->b, none);
+  LLVMPositionBuilderAtEnd(c->b, have);
+  call_put(c, tkey, t);
+  LLVMValueRef size = LLVMSizeOf(rec_type(c));
+  LLVMValueRef r = zy_call_malloc(c->b, size, "mpi.record");
+  LLVMBuildMemCpy(c->b, r, 8, t, 8, size);
+  set(c, r, R_STATE, LLVMConstInt(c->i32, S_POSTED, 0));
+  set(c, r, R_TMP, LLVMConstNull(c->ptr));
+  set(c, r, R_REQ, request_null(c));
+  call_put(c, key, r);
+  LLVMBuildRet(c->b, r);
+  helper_end(c, saved);
+  return fn;
+}
+
+/* dst[i] += src[i] for i < n, elements of type `ft` (plain adds: MPI calls
+ * are not differentiated in parallel regions). */
+static void add_loop(ZyMpiCall *c, LLVMTypeRef ft, LLVMValueRef dst,
+                     LLVMValueRef src, LLVMValueRef n) {
+  ZyMpiLoop l;
+  zy_mpi_loop_open(c, &l, n);
+  LLVMValueRef d = LLVMBuildGEP2(c->b, ft, dst, &l.i, 1, "");
+  LLVMValueRef v = LLVMBuildFAdd(
+      c->b, LLVMBuildLoad2(c->b, ft, d, ""),
+      LLVMBuildLoad2(c->b, ft, LLVMBuildGEP2(c->b, ft, src, &l.i, 1, ""), ""),
+      "");
+  LLVMBuildStore(c->b, v, d);
+  zy_mpi_loop_close(c, &l);
+}
+
+/* void unstart(ptr rec): the reverse of a Start: waits for the adjoint
+ * operation the reverse of the request's wait posted, then adds the
+ * received adjoint into the shadow (a send) or zeroes the shadow (a
+ * receive), and frees the record. */
+static LLVMValueRef unstart_fn(ZyMpiCall *c) {
+  LLVMTypeRef fty =
+      LLVMFunctionType(LLVMVoidTypeInContext(c->ctx), &c->ptr, 1, 0);
+  LLVMValueRef fn;
+  LLVMBuilderRef saved;
+  if (!helper_begin(c, "__zymase_mpi.unstart", fty, &fn, &saved))
+    return fn;
+  LLVMValueRef rec = LLVMGetParam(fn, 0);
+  LLVMBasicBlockRef body = block(c, fn, "body"), out = block(c, fn, "out");
+  LLVMBuildCondBr(c->b,
+                  LLVMBuildICmp(c->b, LLVMIntEQ, get(c, rec, R_KIND),
+                                LLVMConstInt(c->i32, K_NONE, 0), ""),
+                  out, body);
+  LLVMPositionBuilderAtEnd(c->b, body);
+  require(c,
+          LLVMBuildICmp(c->b, LLVMIntEQ, get(c, rec, R_STATE),
+                        LLVMConstInt(c->i32, S_WAITED, 0), ""),
+          "zymase: an MPI request with derivatives was not completed by "
+          "MPI_Wait or MPI_Test in the differentiated code\n");
+  LLVMValueRef a[2] = {field(c, rec, R_REQ), zy_mpi_status_ignore(c)};
+  zy_mpi_emit(c, "Wait", "pp", a);
+  LLVMValueRef sh = get(c, rec, R_SHADOW), tmp = get(c, rec, R_TMP);
+  LLVMValueRef none = LLVMBuildIsNull(c->b, sh, "");
+  LLVMValueRef zero = LLVMConstInt(c->i64, 0, 0);
+  LLVMValueRef send = LLVMBuildICmp(c->b, LLVMIntEQ, get(c, rec, R_KIND),
+                                    LLVMConstInt(c->i32, K_SEND, 0), "");
+  LLVMValueRef fl = LLVMBuildICmp(c->b, LLVMIntNE, get(c, rec, R_FLOAT),
+                                  LLVMConstInt(c->i32, 0, 0), "");
+  /* A send: add as doubles or as floats (counts 0 for the other). */
+  LLVMValueRef n = zy_mpi_i64(c, get(c, rec, R_COUNT));
+  n = LLVMBuildSelect(
+      c->b, LLVMBuildAnd(c->b, send, LLVMBuildNot(c->b, none, ""), ""), n, zero,
+      "");
+  add_loop(c, LLVMDoubleTypeInContext(c->ctx), sh, tmp,
+           LLVMBuildSelect(c->b, fl, zero, n, ""));
+  add_loop(c, LLVMFloatTypeInContext(c->ctx), sh, tmp,
+           LLVMBuildSelect(c->b, fl, n, zero, ""));
+  /* A receive: the shadow is zeroed (unless from MPI_PROC_NULL). */
+  LLVMValueRef keep =
+      LLVMBuildOr(c->b, LLVMBuildOr(c->b, send, none, ""),
+                  LLVMBuildICmp(c->b, LLVMIntEQ, get(c, rec, R_PEER),
+                                zy_mpi_proc_null(c), ""),
+                  "");
+  LLVMBuildMemSet(c->b, sh, LLVMConstInt(c->i8, 0, 0),
+                  LLVMBuildSelect(c->b, keep, zero, get(c, rec, R_BYTES), ""),
+                  1);
+  zy_call_free(c->b, "free", tmp);
+  zy_call_free(c->b, "free", rec);
+  LLVMBuildBr(c->b, out);
+  LLVMPositionBuilderAtEnd(c->b, out);
+  LLVMBuildRetVoid(c->b);
+  helper_end(c, saved);
+  return fn;
+}
+
+static LLVMValueRef call1(ZyMpiCall *c, LLVMValueRef fn, LLVMValueRef arg) {
+  return LLVMBuildCall2(c->b, LLVMGlobalGetValueType(fn), fn, &arg, 1, "");
+}
+
+/* Start, Startall: the records, kept as the tape (an array for Startall);
+ * Request_free: the template is freed. */
+static int forward_persistent(ZyMpiCall *c) {
+  LLVMValueRef key = fwd_arg(c, 'q');
+  if (c->row->kind == ZY_MPI_START) {
+    zy_map_put(&c->g->tapes, c->call, call1(c, start_fn(c), key));
+    return 0;
+  }
+  if (c->row->kind == ZY_MPI_REQUEST_FREE) {
+    LLVMValueRef one = LLVMConstInt(c->i64, 1, 0);
+    LLVMValueRef t = call_take(c, LLVMBuildGEP2(c->b, c->i8, key, &one, 1, ""));
+    zy_call_free(
+        c->b, "free",
+        LLVMBuildSelect(c->b,
+                        LLVMBuildICmp(c->b, LLVMIntEQ, t, none_record(c), ""),
+                        LLVMConstNull(c->ptr), t, ""));
+    return 0;
+  }
+  LLVMValueRef n = zy_mpi_i64(c, fwd_arg(c, 'k'));
+  LLVMValueRef recs = zy_call_malloc(
+      c->b, LLVMBuildMul(c->b, n, LLVMConstInt(c->i64, 8, 0), ""),
+      "mpi.records");
+  LLVMValueRef start = start_fn(c);
+  ZyMpiLoop l;
+  zy_mpi_loop_open(c, &l, n);
+  LLVMValueRef rec =
+      call1(c, start, LLVMBuildGEP2(c->b, c->h, key, &l.i, 1, ""));
+  LLVMBuildStore(c->b, rec, LLVMBuildGEP2(c->b, c->ptr, recs, &l.i, 1, ""));
+  zy_mpi_loop_close(c, &l);
+  zy_map_put(&c->g->tapes, c->call, recs);
+  return 0;
+}
+
 int zy_mpi_forward_request(ZyMpiCall *c) {
   switch (c->row->kind) {
   case ZY_MPI_ISEND:
   case ZY_MPI_IRECV:
+  case ZY_MPI_SEND_INIT:
+  case ZY_MPI_RECV_INIT:
     return forward_post(c);
+  case ZY_MPI_START:
+  case ZY_MPI_STARTALL:
+  case ZY_MPI_REQUEST_FREE:
+    return forward_persistent(c);
   case ZY_MPI_WAIT:
   case ZY_MPI_TEST:
     return forward_wait(c);
@@ -555,6 +722,24 @@ int zy_mpi_reverse_request(ZyMpiCall *c) {
   case ZY_MPI_ISEND:
   case ZY_MPI_IRECV:
     return reverse_post(c);
+  case ZY_MPI_SEND_INIT:
+  case ZY_MPI_RECV_INIT:
+  case ZY_MPI_REQUEST_FREE:
+    return 0;
+  case ZY_MPI_START:
+    call1(c, unstart_fn(c), tape(c));
+    return 0;
+  case ZY_MPI_STARTALL: {
+    LLVMValueRef recs = tape(c), fn = unstart_fn(c);
+    ZyMpiLoop l;
+    zy_mpi_loop_open(c, &l, zy_lookup(c->g, zy_mpi_arg(c, 'k', 0)));
+    call1(c, fn,
+          LLVMBuildLoad2(c->b, c->ptr,
+                         LLVMBuildGEP2(c->b, c->ptr, recs, &l.i, 1, ""), ""));
+    zy_mpi_loop_close(c, &l);
+    zy_call_free(c->b, "free", recs);
+    return 0;
+  }
   case ZY_MPI_WAIT:
   case ZY_MPI_TEST:
   case ZY_MPI_WAITANY:

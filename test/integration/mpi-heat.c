@@ -5,9 +5,10 @@
 // are overwritten every step: the values each step read must be cached.
 // The gradient with respect to the initial temperatures is checked on each
 // rank against collective central finite differences, and the two
-// exchanges must give the same gradient, also with the exchange in a
-// function of its own (split into an augmented forward and a reverse);
-// 2 and 3 ranks.
+// exchanges must give the same gradient, also with persistent requests
+// (MPI_Send_init/Recv_init, MPI_Start/Startall, MPI_Request_free), and
+// with the exchange in a function of its own (split into an augmented
+// forward and a reverse); 2 and 3 ranks.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // REQUIRES: mpi
 // RUN: %clang -O0 %s %mpi-flags -lm -o %t0 && %mpirun 2 %t0 && %mpirun 3 %t0
@@ -75,6 +76,34 @@ double heat_nonblocking(double *x, int n) {
   return loss(u, n);
 }
 
+/* Persistent requests: made once, started every step. */
+double heat_persistent(double *x, int n) {
+  double u[N + 2], v[N + 2];
+  int left = zy_rank ? zy_rank - 1 : MPI_PROC_NULL;
+  int right = zy_rank + 1 < zy_size ? zy_rank + 1 : MPI_PROC_NULL;
+  u[0] = u[n + 1] = 0;
+  for (int i = 0; i < n; i++)
+    u[i + 1] = x[i];
+  MPI_Request r[4];
+  MPI_Recv_init(&u[0], 1, MPI_DOUBLE, left, 0, MPI_COMM_WORLD, &r[0]);
+  MPI_Recv_init(&u[n + 1], 1, MPI_DOUBLE, right, 1, MPI_COMM_WORLD, &r[1]);
+  MPI_Send_init(&u[n], 1, MPI_DOUBLE, right, 0, MPI_COMM_WORLD, &r[2]);
+  MPI_Send_init(&u[1], 1, MPI_DOUBLE, left, 1, MPI_COMM_WORLD, &r[3]);
+  for (int t = 0; t < STEPS; t++) {
+    if (t % 2) {
+      MPI_Startall(4, r);
+    } else {
+      for (int k = 0; k < 4; k++)
+        MPI_Start(&r[k]);
+    }
+    MPI_Waitall(4, r, MPI_STATUSES_IGNORE);
+    step(u, v, n);
+  }
+  for (int k = 0; k < 4; k++)
+    MPI_Request_free(&r[k]);
+  return loss(u, n);
+}
+
 /* The exchange in a function of its own (not inlined): its calls go
  * through the callee's augmented forward and reverse functions. */
 static __attribute__((noinline)) void exchange(double *u, int n) {
@@ -112,5 +141,8 @@ int main(int argc, char **argv) {
   ZY_CHECK_GRAD("heat_callee", heat_callee, x, N, dy);
   for (int i = 0; i < N; i++)
     zy_close("blocking = callee", i, dy[i], dx[i], 1e-12);
+  ZY_CHECK_GRAD("heat_persistent", heat_persistent, x, N, dy);
+  for (int i = 0; i < N; i++)
+    zy_close("blocking = persistent", i, dy[i], dx[i], 1e-12);
   return zy_mpi_finish();
 }

@@ -6,8 +6,9 @@
 // LLVM 22 only; switch to the OpenMP lit feature where it exists.)
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // REQUIRES: mpi, llvm22
-// RUN: %clang -O0 -fopenmp %s %mpi-flags -lm -o %t0 && env OMP_NUM_THREADS=2 %mpirun 2 %t0
-// RUN: %clang -O2 -fopenmp %s %mpi-flags -lm -o %t2 && env OMP_NUM_THREADS=2 %mpirun 3 %t2
+// RUN: %clang -O0 -fopenmp %s %mpi-flags -lm -o %t0 && env OMP_NUM_THREADS=2
+// %mpirun 2 %t0 RUN: %clang -O2 -fopenmp %s %mpi-flags -lm -o %t2 && env
+// OMP_NUM_THREADS=2 %mpirun 3 %t2
 #include "mpi_check.h"
 
 enum { N = 64, STEPS = 10 };
@@ -22,8 +23,8 @@ double hybrid(double *x, int n) {
   for (int t = 0; t < STEPS; t++) {
     MPI_Sendrecv(&u[n], 1, MPI_DOUBLE, right, 0, &u[0], 1, MPI_DOUBLE, left, 0,
                  MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    MPI_Sendrecv(&u[1], 1, MPI_DOUBLE, left, 1, &u[n + 1], 1, MPI_DOUBLE,
-                 right, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&u[1], 1, MPI_DOUBLE, left, 1, &u[n + 1], 1, MPI_DOUBLE, right,
+                 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 #pragma omp parallel for
     for (int i = 1; i <= n; i++)
       v[i] = u[i] + 0.3 * (u[i - 1] - 2 * u[i] + u[i + 1]) -

@@ -4,7 +4,8 @@
 // (from MPI_ANY_SOURCE) completed one at a time by MPI_Wait in the other
 // order, requests reused in a loop of steps, and completion found by
 // MPI_Test in a loop, MPI_Testall, MPI_Waitany, MPI_Testany and
-// MPI_Waitsome; each rank checks its
+// MPI_Waitsome, and floats through persistent requests; each rank checks
+// its
 // slice of the gradient against collective central finite differences,
 // on 2 and 3 ranks.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -136,6 +137,28 @@ double any_some(double *x, int n) {
   return global(l);
 }
 
+/* Floats through persistent requests, started twice. */
+double persistent_float(double *x, int n) {
+  float s[N], r[N];
+  double l = 0;
+  int right = (zy_rank + 1) % zy_size, left = (zy_rank + zy_size - 1) % zy_size;
+  MPI_Request q[2];
+  MPI_Recv_init(r, n, MPI_FLOAT, left, 8, MPI_COMM_WORLD, &q[0]);
+  MPI_Ssend_init(s, n, MPI_FLOAT, right, 8, MPI_COMM_WORLD, &q[1]);
+  for (int k = 0; k < 2; k++) {
+    for (int i = 0; i < n; i++)
+      s[i] = (float)(x[i] * (k + 1));
+    MPI_Start(&q[0]);
+    MPI_Start(&q[1]);
+    MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
+    for (int i = 0; i < n; i++)
+      l += (double)r[i] * (double)r[i] * x[i];
+  }
+  MPI_Request_free(&q[0]);
+  MPI_Request_free(&q[1]);
+  return global(l);
+}
+
 int main(int argc, char **argv) {
   zy_mpi_start(&argc, &argv);
   double x[N], dx[N];
@@ -146,5 +169,7 @@ int main(int argc, char **argv) {
   ZY_CHECK_GRAD("steps", steps, x, N, dx);
   ZY_CHECK_GRAD("polled", polled, x, N, dx);
   ZY_CHECK_GRAD("any_some", any_some, x, N, dx);
+  zy_fd_h = 1e-3, zy_fd_tol = 1e-3;
+  ZY_CHECK_GRAD("persistent_float", persistent_float, x, N, dx);
   return zy_mpi_finish();
 }
