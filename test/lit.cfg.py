@@ -159,3 +159,33 @@ if config.sanitizer_preload:
     config.environment["LD_PRELOAD"] = config.sanitizer_preload
     config.environment["ASAN_OPTIONS"] = "detect_leaks=0:abort_on_error=1"
     config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+
+# MPI for the mpi-* tests (tools/install-deps installs both): Open MPI
+# (feature mpi: %mpi-flags, %mpirun N) and MPICH (feature mpich:
+# %mpich-flags, %mpichrun N).  Open MPI refuses to run as root (CI does)
+# unless told, and needs --oversubscribe for more ranks than cores.  MPICH
+# (ch4:ucx) polls without yielding: the tests run it on 2 ranks (one test
+# on 3), so that a 2-core machine does not crawl.
+import shutil
+# In the sanitizer build the runtimes preloaded for the plugin stay out of
+# the launchers and the (uninstrumented) MPI programs.
+mpi_env = "env -u LD_PRELOAD " if config.sanitizer_preload else ""
+ompi_inc = "/usr/lib/x86_64-linux-gnu/openmpi/include"
+if os.path.exists(os.path.join(ompi_inc, "mpi.h")) and shutil.which("mpirun.openmpi"):
+    config.available_features.add("mpi")
+    config.substitutions.append(
+        ("%mpi-flags", f"-I{ompi_inc} -L/usr/lib/x86_64-linux-gnu/openmpi/lib -lmpi"))
+    config.substitutions.append(
+        ("%mpirun", mpi_env + "mpirun.openmpi --allow-run-as-root --oversubscribe --bind-to none -np"))
+    config.environment["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
+    config.environment["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
+    config.environment["OMPI_MCA_rmaps_base_oversubscribe"] = "1"
+    config.environment["OMPI_MCA_btl_vader_single_copy_mechanism"] = "none"
+mpich_inc = "/usr/include/x86_64-linux-gnu/mpich"
+if os.path.exists(os.path.join(mpich_inc, "mpi.h")) and shutil.which("mpiexec.mpich"):
+    config.available_features.add("mpich")
+    config.substitutions.append(("%mpich-flags", f"-I{mpich_inc} -lmpich"))
+    config.substitutions.append(("%mpichrun", mpi_env + "mpiexec.mpich -n"))
+for var in ("HOME", "TMPDIR"):  # Open MPI's session directory
+    if var in os.environ:
+        config.environment.setdefault(var, os.environ[var])

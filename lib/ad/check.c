@@ -10,6 +10,7 @@
 #include "analysis/effects.h"
 #include "analysis/registry.h"
 #include "blas/blas.h"
+#include "parallel/mpi.h"
 #include "parallel/parallel.h"
 #include "rules.h"
 
@@ -47,8 +48,8 @@ static int check_call_flow(ZyGen *g, LLVMValueRef call) {
   if (zy_blas_routine(callee, NULL, NULL) || zy_blas_like(callee))
     return zy_blas_check(g, call);
   if (zy_rule_for_call(callee) || zy_llvm_call_reads_only(call) ||
-      zy_activity_inactive_function(callee))
-    return 0;
+      zy_activity_inactive_function(callee) || zy_mpi_row(callee))
+    return 0; /* (MPI calls: zy_mpi_check) */
   if (zy_registry_differentiable(callee) &&
       !LLVMIsFunctionVarArg(LLVMGlobalGetValueType(callee)))
     return 0; /* differentiated through its own (or a custom) gradient */
@@ -337,6 +338,7 @@ static int check_memory(ZyGen *g) {
         LLVMValueRef callee = LLVMGetCalledValue(i);
         if ((call_takes_shadowed(i) &&
              zy_activity_allocation(i) != ZY_ALLOC_REALLOC) ||
+            zy_mpi_row(callee) || /* zy_mpi_check */
             (zy_registry_differentiable(callee) &&
              !LLVMIsFunctionVarArg(LLVMGlobalGetValueType(callee))))
           continue;
@@ -460,6 +462,6 @@ static int check_invokes(ZyGen *g) {
 }
 
 int zy_check_supported(ZyGen *g) {
-  return zy_omp_check(g) || check_invokes(g) || check_flows(g) ||
+  return zy_omp_check(g) || zy_mpi_check(g) || check_invokes(g) || check_flows(g) ||
          check_memory(g) || check_returned_shadows(g);
 }

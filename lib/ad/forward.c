@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
+#include "parallel/mpi.h"
 #include "parallel/parallel.h"
 
 #include "cache/cache.h"
@@ -156,6 +157,9 @@ int zy_forward_sweep(ZyGen *g) {
         remap_operands(g, c);
         zy_priv_forward_access(g, i);
         if (blas && (err = zy_blas_forward(g, i, 1)))
+          continue;
+        if (LLVMIsACallInst(i) && zy_call_mode(g, i) == ZY_CALL_MPI &&
+            (err = zy_mpi_forward(g, i, 1)))
           continue;
       } else {
         continue;

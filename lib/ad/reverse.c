@@ -345,7 +345,8 @@ int zy_reverse_sweep(ZyGen *g) {
         err = zy_omp_reverse_sync(g, i);
       else if (LLVMIsACallInst(i) && (zy_call_mode(g, i) == ZY_CALL_SPLIT ||
                                       zy_call_mode(g, i) == ZY_CALL_WRITER ||
-                                      zy_call_mode(g, i) == ZY_CALL_BLAS))
+                                      zy_call_mode(g, i) == ZY_CALL_BLAS ||
+                                      zy_call_mode(g, i) == ZY_CALL_MPI))
         err = zy_reverse_call(g, i, NULL);
     }
     phis.len = dphis.len = 0;

@@ -10,6 +10,7 @@
 #include "analysis/effects.h"
 #include "analysis/registry.h"
 #include "blas/blas.h"
+#include "parallel/mpi.h"
 #include "parallel/parallel.h"
 #include "rules.h"
 
@@ -47,6 +48,8 @@ ZyCallMode zy_call_mode(ZyGen *g, LLVMValueRef call) {
     return ZY_CALL_WRITER;
   if (zy_blas_routine(callee, NULL, NULL))
     return touches_derivatives(g, call) ? ZY_CALL_BLAS : ZY_CALL_PLAIN;
+  if (zy_mpi_handled(callee))
+    return ZY_CALL_MPI;
   const char *name = callee && LLVMIsAFunction(callee)
                          ? LLVMGetValueName(callee)
                          : "";
@@ -348,6 +351,8 @@ int zy_reverse_call(ZyGen *g, LLVMValueRef call, LLVMValueRef d) {
     return call_split(g, call, d);
   case ZY_CALL_BLAS:
     return zy_blas_reverse(g, call, d);
+  case ZY_CALL_MPI:
+    return zy_mpi_reverse(g, call);
   default:
     break;
   }

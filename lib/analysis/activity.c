@@ -8,6 +8,7 @@
 #include "blas/blas.h"
 
 #include "llvm/glue.h"
+#include "parallel/mpi.h"
 #include "parallel/parallel.h"
 #include "support/vec.h"
 
@@ -61,7 +62,8 @@ int zy_activity_inactive_function(LLVMValueRef fn) {
   };
   if (!fn || !LLVMIsAFunction(fn))
     return 0;
-  if (zy_registry_inactive_function(fn) || zy_omp_inactive_function(fn))
+  if (zy_registry_inactive_function(fn) || zy_omp_inactive_function(fn) ||
+      zy_mpi_inactive_function(fn))
     return 1;
   if (!LLVMIsDeclaration(fn))
     return 0;

@@ -1,0 +1,409 @@
+/* mpi.c - MPI calls in differentiated code: recognition by name (MPI_*,
+ * PMPI_*) through the table in mpi.def, the two ABIs (Open MPI's handles
+ * are addresses of ompi_* globals, MPICH's are integers), the check step,
+ * and helpers that emit MPI calls for the adjoint builders.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include "mpi_call.h"
+
+#include "parallel.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const ZyMpiRow rows[] = {
+#define ZY_MPI(name, kind, args, adjoint) {#name, ZY_MPI_##kind, args, adjoint},
+#include "mpi.def"
+#undef ZY_MPI
+};
+enum { NROWS = sizeof rows / sizeof rows[0] };
+static const ZyMpiRow refused = {"?", ZY_MPI_REFUSED, "", "refused"};
+
+/* The name without its MPI_ / PMPI_ prefix, or NULL. */
+static const char *mpi_name(LLVMValueRef callee, int *pmpi) {
+  if (!callee || !LLVMIsAFunction(callee) || !LLVMIsDeclaration(callee))
+    return NULL;
+  const char *s = LLVMGetValueName(callee);
+  int p = !strncmp(s, "PMPI_", 5);
+  if (pmpi)
+    *pmpi = p;
+  if (p)
+    return s + 5;
+  return !strncmp(s, "MPI_", 4) ? s + 4 : NULL;
+}
+
+const ZyMpiRow *zy_mpi_row(LLVMValueRef callee) {
+  const char *s = mpi_name(callee, NULL);
+  if (!s)
+    return NULL;
+  for (unsigned k = 0; k < NROWS; k++)
+    if (!strcmp(rows[k].name, s))
+      return &rows[k];
+  return &refused;
+}
+
+int zy_mpi_inactive_function(LLVMValueRef callee) {
+  const ZyMpiRow *r = zy_mpi_row(callee);
+  return r && r->kind == ZY_MPI_INACTIVE;
+}
+
+int zy_mpi_handled(LLVMValueRef callee) {
+  const ZyMpiRow *r = zy_mpi_row(callee);
+  return r && r->kind != ZY_MPI_INACTIVE;
+}
+
+int zy_mpi_index(const ZyMpiRow *r, char letter, int nth) {
+  for (int k = 0; r->args[k]; k++)
+    if (r->args[k] == letter && nth-- == 0)
+      return k;
+  return -1;
+}
+
+LLVMValueRef zy_mpi_arg(ZyMpiCall *c, char letter, int nth) {
+  int k = zy_mpi_index(c->row, letter, nth);
+  return k < 0 ? NULL : LLVMGetOperand(c->call, (unsigned)k);
+}
+
+LLVMValueRef zy_mpi_buffer(ZyMpiCall *c, int nth) {
+  for (int k = 0; c->row->args[k]; k++)
+    if (strchr("brB", c->row->args[k]) && nth-- == 0)
+      return LLVMGetOperand(c->call, (unsigned)k);
+  return NULL;
+}
+
+void zy_mpi_init(ZyMpiCall *c, ZyGen *g, LLVMValueRef call) {
+  memset(c, 0, sizeof *c);
+  c->g = g;
+  c->call = call;
+  c->row = zy_mpi_row(LLVMGetCalledValue(call));
+  mpi_name(LLVMGetCalledValue(call), &c->pmpi);
+  c->b = g->b;
+  c->ctx = g->zm->ctx;
+  c->mod = g->zm->mod;
+  c->i1 = LLVMInt1TypeInContext(c->ctx);
+  c->i8 = LLVMInt8TypeInContext(c->ctx);
+  c->i32 = LLVMInt32TypeInContext(c->ctx);
+  c->i64 = LLVMInt64TypeInContext(c->ctx);
+  c->ptr = LLVMPointerTypeInContext(c->ctx, 0);
+  /* The ABI from the type of a handle argument of the call, or (Wait)
+   * from the module: Open MPI's handles are its ompi_* globals. */
+  LLVMValueRef h = zy_mpi_arg(c, 'c', 0);
+  if (!h)
+    h = zy_mpi_arg(c, 't', 0);
+  if (h) {
+    c->mpich = LLVMGetTypeKind(LLVMTypeOf(h)) == LLVMIntegerTypeKind;
+  } else {
+    c->mpich = 1;
+    for (LLVMValueRef gv = LLVMGetFirstGlobal(c->mod); gv && c->mpich;
+         gv = LLVMGetNextGlobal(gv))
+      c->mpich = strncmp(LLVMGetValueName(gv), "ompi_", 5) != 0;
+  }
+  c->h = c->mpich ? c->i32 : c->ptr;
+}
+
+/* The global an Open MPI handle is the address of, or NULL. */
+static const char *ompi_global(LLVMValueRef v) {
+  while (LLVMIsAConstantExpr(v) && (LLVMGetConstOpcode(v) == LLVMBitCast ||
+                                    LLVMGetConstOpcode(v) == LLVMAddrSpaceCast))
+    v = LLVMGetOperand(v, 0);
+  if (!LLVMIsAGlobalValue(v))
+    return NULL;
+  const char *s = LLVMGetValueName(v);
+  return !strncmp(s, "ompi_mpi_", 9) ? s + 9 : NULL;
+}
+
+static int in_list(const char *s, const char *const *l) {
+  for (; *l; l++)
+    if (!strcmp(s, *l))
+      return 1;
+  return 0;
+}
+
+ZyMpiElem zy_mpi_elem(LLVMValueRef dt) {
+  static const char *const ints[] = {"char",
+                                     "signed_char",
+                                     "unsigned_char",
+                                     "byte",
+                                     "wchar",
+                                     "short",
+                                     "unsigned_short",
+                                     "int",
+                                     "unsigned",
+                                     "long",
+                                     "unsigned_long",
+                                     "long_long_int",
+                                     "unsigned_long_long",
+                                     "int8_t",
+                                     "int16_t",
+                                     "int32_t",
+                                     "int64_t",
+                                     "uint8_t",
+                                     "uint16_t",
+                                     "uint32_t",
+                                     "uint64_t",
+                                     "c_bool",
+                                     "aint",
+                                     "offset",
+                                     "count",
+                                     "cxx_bool",
+                                     "2int",
+                                     NULL};
+  static const unsigned mpich_ints[] = {
+      0x4c000101, 0x4c000118, 0x4c000102, 0x4c00010d, 0x4c00040e, 0x4c000203,
+      0x4c000204, 0x4c000405, 0x4c000406, 0x4c000807, 0x4c000808, 0x4c000809,
+      0x4c000819, 0x4c000137, 0x4c000238, 0x4c000439, 0x4c00083a, 0x4c00013b,
+      0x4c00023c, 0x4c00043d, 0x4c00083e, 0x4c00013f, 0x4c000816, 0x4c000843};
+  const char *s = ompi_global(dt);
+  if (s)
+    return !strcmp(s, "double")  ? ZY_MPI_EL_DOUBLE
+           : !strcmp(s, "float") ? ZY_MPI_EL_FLOAT
+           : in_list(s, ints)    ? ZY_MPI_EL_NONE
+                                 : ZY_MPI_EL_UNKNOWN;
+  if (!LLVMIsAConstantInt(dt))
+    return ZY_MPI_EL_UNKNOWN;
+  unsigned v = (unsigned)LLVMConstIntGetZExtValue(dt);
+  if (v == 0x4c00080b)
+    return ZY_MPI_EL_DOUBLE;
+  if (v == 0x4c00040a)
+    return ZY_MPI_EL_FLOAT;
+  for (unsigned k = 0; k < sizeof mpich_ints / sizeof *mpich_ints; k++)
+    if (v == mpich_ints[k])
+      return ZY_MPI_EL_NONE;
+  return ZY_MPI_EL_UNKNOWN;
+}
+
+ZyMpiOp zy_mpi_op(LLVMValueRef op) {
+  static const char *const names[] = {"op_sum", "op_prod", "op_max", "op_min"};
+  const char *s = ompi_global(op);
+  for (int k = 0; s && k < 4; k++)
+    if (!strcmp(s, names[k]))
+      return (ZyMpiOp)k;
+  if (LLVMIsAConstantInt(op)) {
+    unsigned v = (unsigned)LLVMConstIntGetZExtValue(op);
+    if (v == 0x58000003)
+      return ZY_MPI_SUM;
+    if (v == 0x58000004)
+      return ZY_MPI_PROD;
+    if (v == 0x58000001)
+      return ZY_MPI_MAX;
+    if (v == 0x58000002)
+      return ZY_MPI_MIN;
+  }
+  return ZY_MPI_OP_OTHER;
+}
+
+/* The integer bits of constant pointer `p` (inttoptr), or 0. */
+static long long pointer_bits(LLVMValueRef p) {
+  if (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMIntToPtr &&
+      LLVMIsAConstantInt(LLVMGetOperand(p, 0)))
+    return LLVMConstIntGetSExtValue(LLVMGetOperand(p, 0));
+  return 0;
+}
+
+int zy_mpi_in_place(const ZyMpiCall *c, LLVMValueRef p) {
+  return pointer_bits(p) == (c->mpich ? -1 : 1);
+}
+
+/* Whether `p` may be MPI_IN_PLACE chosen at run time (a select or phi
+ * with the constant among its operands). */
+static int in_place_at_run_time(const ZyMpiCall *c, LLVMValueRef p) {
+  if (!LLVMIsASelectInst(p) && !LLVMIsAPHINode(p))
+    return 0;
+  for (int k = 0; k < LLVMGetNumOperands(p); k++)
+    if (zy_mpi_in_place(c, LLVMGetOperand(p, k)))
+      return 1;
+  return 0;
+}
+
+LLVMValueRef zy_mpi_emit(ZyMpiCall *c, const char *name, const char *sig,
+                         LLVMValueRef *args) {
+  char full[64];
+  snprintf(full, sizeof full, "%s%s", c->pmpi ? "PMPI_" : "MPI_", name);
+  LLVMTypeRef params[16];
+  unsigned n = (unsigned)strlen(sig);
+  for (unsigned k = 0; k < n; k++)
+    params[k] = sig[k] == 'p' ? c->ptr : sig[k] == 'i' ? c->i32 : c->h;
+  LLVMValueRef fn = LLVMGetNamedFunction(c->mod, full);
+  if (!fn)
+    fn = LLVMAddFunction(c->mod, full, LLVMFunctionType(c->i32, params, n, 0));
+  return LLVMBuildCall2(c->b, LLVMGlobalGetValueType(fn), fn, args, n, "");
+}
+
+LLVMValueRef zy_mpi_handle(ZyMpiCall *c, const char *ompi, unsigned mpich) {
+  if (c->mpich)
+    return LLVMConstInt(c->i32, mpich, 0);
+  LLVMValueRef gv = LLVMGetNamedGlobal(c->mod, ompi);
+  if (!gv)
+    gv = LLVMAddGlobal(c->mod, c->i8, ompi); /* external: the library's */
+  return gv;
+}
+
+LLVMValueRef zy_mpi_status_ignore(ZyMpiCall *c) {
+  return c->mpich ? LLVMConstIntToPtr(LLVMConstInt(c->i64, 1, 0), c->ptr)
+                  : LLVMConstNull(c->ptr);
+}
+
+unsigned zy_mpi_status_source(const ZyMpiCall *c) { return c->mpich ? 8 : 0; }
+unsigned zy_mpi_status_tag(const ZyMpiCall *c) { return c->mpich ? 12 : 4; }
+
+LLVMValueRef zy_mpi_any_source(const ZyMpiCall *c) {
+  return LLVMConstInt(c->i32, (unsigned long long)(c->mpich ? -2 : -1), 1);
+}
+LLVMValueRef zy_mpi_any_tag(const ZyMpiCall *c) {
+  return LLVMConstInt(c->i32, (unsigned long long)-1, 1);
+}
+LLVMValueRef zy_mpi_proc_null(const ZyMpiCall *c) {
+  return LLVMConstInt(c->i32, (unsigned long long)(c->mpich ? -1 : -2), 1);
+}
+
+void zy_mpi_actual_source(ZyMpiCall *c, LLVMValueRef st, LLVMValueRef *src,
+                          LLVMValueRef *tag) {
+  LLVMValueRef off[2] = {LLVMConstInt(c->i64, zy_mpi_status_source(c), 0),
+                         LLVMConstInt(c->i64, zy_mpi_status_tag(c), 0)};
+  LLVMValueRef s = LLVMBuildLoad2(
+      c->b, c->i32, LLVMBuildGEP2(c->b, c->i8, st, &off[0], 1, ""), "");
+  LLVMValueRef t = LLVMBuildLoad2(
+      c->b, c->i32, LLVMBuildGEP2(c->b, c->i8, st, &off[1], 1, ""), "");
+  *src = LLVMBuildSelect(
+      c->b, LLVMBuildICmp(c->b, LLVMIntEQ, *src, zy_mpi_any_source(c), ""), s,
+      *src, "mpi.src");
+  t = LLVMBuildSelect(
+      c->b, LLVMBuildICmp(c->b, LLVMIntEQ, *tag, zy_mpi_any_tag(c), ""), t,
+      *tag, "");
+  LLVMValueRef zero = LLVMConstInt(c->i32, 0, 0);
+  *tag = LLVMBuildSelect(c->b, LLVMBuildICmp(c->b, LLVMIntSLT, t, zero, ""),
+                         zero, t, "mpi.tag");
+}
+
+static LLVMValueRef comm_query(ZyMpiCall *c, const char *name,
+                               LLVMValueRef comm) {
+  LLVMValueRef slot = zy_new_slot(c->g, c->i32, "mpi.rank", 0);
+  LLVMValueRef args[2] = {comm, slot};
+  zy_mpi_emit(c, name, "hp", args);
+  return LLVMBuildLoad2(c->b, c->i32, slot, name);
+}
+
+LLVMValueRef zy_mpi_rank(ZyMpiCall *c, LLVMValueRef comm) {
+  return comm_query(c, "Comm_rank", comm);
+}
+
+LLVMValueRef zy_mpi_size(ZyMpiCall *c, LLVMValueRef comm) {
+  return comm_query(c, "Comm_size", comm);
+}
+
+/* --- Check step --------------------------------------------------------- */
+
+static const char *callee_name(LLVMValueRef call) {
+  return LLVMGetValueName(LLVMGetCalledValue(call));
+}
+
+/* Buffers with MPI_IN_PLACE: where the adjoint builders support it. */
+static int check_in_place(ZyMpiCall *c) {
+  ZyGen *g = c->g;
+  for (int nth = 0;; nth++) {
+    LLVMValueRef p = zy_mpi_buffer(c, nth);
+    if (!p)
+      return 0;
+    if (in_place_at_run_time(c, p))
+      return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                          "call the function in two places, one with "
+                          "MPI_IN_PLACE and one with the buffer",
+                          "'%s' receives MPI_IN_PLACE or a buffer, chosen "
+                          "at run time; Zymase needs to know which when "
+                          "it compiles the call",
+                          callee_name(c->call));
+    int ok = nth == 0 && (c->row->kind == ZY_MPI_REDUCE ||
+                          c->row->kind == ZY_MPI_ALLREDUCE);
+    if (zy_mpi_in_place(c, p) && !ok)
+      return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                          "use separate send and receive buffers",
+                          "MPI_IN_PLACE in '%s' is not differentiated yet",
+                          callee_name(c->call));
+  }
+}
+
+/* Datatypes: predefined and constant; integer types only on integer
+ * data. */
+static int check_types(ZyMpiCall *c) {
+  ZyGen *g = c->g;
+  for (int nth = 0;; nth++) {
+    int k = zy_mpi_index(c->row, 't', nth);
+    if (k < 0)
+      return 0;
+    ZyMpiElem el = zy_mpi_elem(LLVMGetOperand(c->call, (unsigned)k));
+    if (el == ZY_MPI_EL_UNKNOWN)
+      return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                          "pass MPI_DOUBLE or MPI_FLOAT (or an integer "
+                          "type) directly in the call",
+                          "the datatype of '%s' (argument %d) is not a "
+                          "predefined MPI datatype known when compiling; "
+                          "derived and run-time datatypes are not "
+                          "differentiated",
+                          callee_name(c->call), k + 1);
+    LLVMValueRef buf = zy_mpi_buffer(c, nth);
+    if (el != ZY_MPI_EL_NONE || !buf || !zy_activity_shadowed(g->act, buf))
+      continue;
+    ZyTy held = zy_types_memory(g->types, buf, 0);
+    if (zy_ty_is_float(held))
+      return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                          "send floating-point data as MPI_DOUBLE or "
+                          "MPI_FLOAT",
+                          "'%s' moves floating-point data (argument %d) "
+                          "with an integer or byte datatype; its "
+                          "derivatives would be lost",
+                          callee_name(c->call), k + 1);
+  }
+}
+
+static int check_call(ZyGen *g, LLVMValueRef call, const ZyMpiRow *r) {
+  ZyMpiCall c;
+  g->cur = call;
+  if (r->kind == ZY_MPI_REFUSED)
+    return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                        "move the call out of the differentiated code; the "
+                        "README lists the MPI calls Zymase differentiates",
+                        "the MPI call '%s' is not differentiated",
+                        callee_name(call));
+  if (r->kind == ZY_MPI_INACTIVE)
+    return 0;
+  if (zy_parallel_context(g))
+    return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                        "call MPI outside the OpenMP parallel region",
+                        "MPI calls inside an OpenMP parallel region are not "
+                        "differentiated yet (a call to '%s')",
+                        callee_name(call));
+  zy_mpi_init(&c, g, call);
+  if (check_types(&c) || check_in_place(&c))
+    return -1;
+  LLVMValueRef op = zy_mpi_arg(&c, 'o', 0);
+  int reduce = r->kind == ZY_MPI_REDUCE || r->kind == ZY_MPI_ALLREDUCE;
+  if (op && !reduce && zy_mpi_op(op) != ZY_MPI_SUM)
+    return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                        "use MPI_SUM, given directly in the call",
+                        "the reduction op of '%s' is not differentiated: "
+                        "only MPI_SUM is supported there",
+                        callee_name(call));
+  if (op && zy_mpi_op(op) == ZY_MPI_OP_OTHER)
+    return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                        "use MPI_SUM, MPI_PROD, MPI_MAX or MPI_MIN, given "
+                        "directly in the call",
+                        "the reduction op of '%s' is not differentiated: "
+                        "only MPI_SUM, MPI_PROD, MPI_MAX and MPI_MIN are "
+                        "supported (user-defined, MINLOC/MAXLOC and "
+                        "run-time ops are refused)",
+                        callee_name(call));
+  return 0;
+}
+
+int zy_mpi_check(ZyGen *g) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->primal); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      if (!LLVMIsACallInst(i) && !LLVMIsAInvokeInst(i))
+        continue;
+      const ZyMpiRow *r = zy_mpi_row(LLVMGetCalledValue(i));
+      if (r && check_call(g, i, r))
+        return -1;
+    }
+  return 0;
+}

@@ -1,0 +1,57 @@
+// errors/mpi-refused.c - MPI calls Zymase does not differentiate are
+// refused with a located error naming the call: one-sided MPI_Put, a
+// reduction with a user-defined op, a derived datatype, floats sent as
+// MPI_BYTE, MPI_IN_PLACE chosen at run time, and an MPI call inside an
+// OpenMP parallel region.
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+// REQUIRES: mpi
+// RUN: %not %clang -c -O0 -g %s %mpi-flags -DCASE=1 -o %t.o 2>&1 | %FileCheck %s --check-prefix=PUT --implicit-check-not=PLEASE
+// RUN: %not %clang -c -O2 -g %s %mpi-flags -DCASE=1 -o %t.o 2>&1 | %FileCheck %s --check-prefix=PUT --implicit-check-not=PLEASE
+// RUN: %not %clang -c -O0 -g %s %mpi-flags -DCASE=2 -o %t.o 2>&1 | %FileCheck %s --check-prefix=OP --implicit-check-not=PLEASE
+// RUN: %not %clang -c -O2 -g %s %mpi-flags -DCASE=3 -o %t.o 2>&1 | %FileCheck %s --check-prefix=TYPE --implicit-check-not=PLEASE
+// RUN: %not %clang -c -O0 -g %s %mpi-flags -DCASE=4 -o %t.o 2>&1 | %FileCheck %s --check-prefix=BYTE --implicit-check-not=PLEASE
+// RUN: %not %clang -c -O2 -g %s %mpi-flags -DCASE=5 -o %t.o 2>&1 | %FileCheck %s --check-prefix=INPLACE --implicit-check-not=PLEASE
+// RUN: %if llvm22 %{ %not %clang -c -O2 -g -fopenmp %s %mpi-flags -DCASE=6 -o %t.o 2>&1 | %FileCheck %s --check-prefix=OMP --implicit-check-not=PLEASE %}
+// RUN: %if mpich %{ %not %clang -c -O2 -g %s %mpich-flags -DCASE=1 -o %t.o 2>&1 | %FileCheck %s --check-prefix=PUT --implicit-check-not=PLEASE %}
+// RUN: %if mpich %{ %not %clang -c -O0 -g %s %mpich-flags -DCASE=2 -o %t.o 2>&1 | %FileCheck %s --check-prefix=OP --implicit-check-not=PLEASE %}
+#include <mpi.h>
+
+extern int enzyme_dup, enzyme_const;
+double __enzyme_autodiff(void *, ...);
+MPI_Win win;
+MPI_Op myop;
+MPI_Datatype pair;
+
+double f(double *x, int n) {
+  double y[4];
+#if CASE == 1
+  // PUT: mpi-refused.c:[[@LINE+2]]:3: error: [zymase:unsupported] cannot differentiate 'f': the MPI call 'MPI_Put' is not differentiated
+  // PUT: hint: move the call out of the differentiated code
+  MPI_Put(x, n, MPI_DOUBLE, 1, 0, n, MPI_DOUBLE, win);
+  y[0] = x[0];
+#elif CASE == 2
+  // OP: mpi-refused.c:[[@LINE+1]]:3: error: [zymase:unsupported] cannot differentiate 'f': the reduction op of 'MPI_Allreduce' is not differentiated: only MPI_SUM, MPI_PROD, MPI_MAX and MPI_MIN are supported
+  MPI_Allreduce(x, y, n, MPI_DOUBLE, myop, MPI_COMM_WORLD);
+#elif CASE == 3
+  // TYPE: mpi-refused.c:[[@LINE+1]]:3: error: [zymase:unsupported] cannot differentiate 'f': the datatype of 'MPI_Allreduce' (argument 4) is not a predefined MPI datatype known when compiling
+  MPI_Allreduce(x, y, 1, pair, MPI_SUM, MPI_COMM_WORLD);
+#elif CASE == 4
+  // BYTE: mpi-refused.c:[[@LINE+1]]:3: error: [zymase:unsupported] cannot differentiate 'f': 'MPI_Bcast' moves floating-point data (argument 3) with an integer or byte datatype
+  MPI_Bcast(x, 8 * n, MPI_BYTE, 0, MPI_COMM_WORLD);
+  y[0] = x[0];
+#elif CASE == 5
+  // INPLACE: mpi-refused.c:[[@LINE+1]]:3: error: [zymase:unsupported] cannot differentiate 'f': 'MPI_Allreduce' receives MPI_IN_PLACE or a buffer, chosen at run time
+  MPI_Allreduce(n > 2 ? MPI_IN_PLACE : x, y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+#elif CASE == 6
+#pragma omp parallel
+  {
+    // OMP: mpi-refused.c:[[@LINE+1]]:5: error: [zymase:unsupported] cannot differentiate '{{.*}}': MPI calls inside an OpenMP parallel region are not differentiated yet (a call to 'MPI_Allreduce')
+    MPI_Allreduce(x, y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  }
+#endif
+  return y[0] * y[0];
+}
+
+void g(double *x, double *dx, int n) {
+  __enzyme_autodiff((void *)f, enzyme_dup, x, dx, enzyme_const, n);
+}
