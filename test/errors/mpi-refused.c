@@ -45,7 +45,7 @@ double f(double *x, int n) {
 #elif CASE == 6
 #pragma omp parallel
   {
-    // OMP: mpi-refused.c:[[@LINE+1]]:5: error: [zymase:unsupported] cannot differentiate '{{.*}}': MPI calls inside an OpenMP parallel region are not differentiated yet (a call to 'MPI_Allreduce')
+    // OMP: mpi-refused.c:[[@LINE+1]]:5: error: [zymase:unsupported] cannot differentiate {{.*}}: MPI calls inside an OpenMP parallel region are not differentiated yet (a call to 'MPI_Allreduce')
     MPI_Allreduce(x, y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   }
 #endif
