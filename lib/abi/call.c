@@ -73,6 +73,12 @@ ZyMarker zy_abi_marker(LLVMValueRef a, const char **name) {
   LLVMValueRef gv = a;
   if (LLVMIsALoadInst(a))
     gv = LLVMGetOperand(a, 0);
+  /* In device code the marker is a global of the global address space,
+   * read through a cast to the generic one. */
+  while (LLVMIsAConstantExpr(gv) &&
+         (LLVMGetConstOpcode(gv) == LLVMAddrSpaceCast ||
+          LLVMGetConstOpcode(gv) == LLVMBitCast))
+    gv = LLVMGetOperand(gv, 0);
   if (!LLVMIsAGlobalVariable(gv))
     return ZY_MARK_NONE;
   *name = LLVMGetValueName(gv);

@@ -137,10 +137,31 @@ static const ZyRule *libm_rule(LLVMValueRef callee, const char *name) {
   return NULL;
 }
 
+/* The libm name of a GPU math library function: CUDA's libdevice
+ * `__nv_exp`/`__nv_expf` are exp/expf, ROCm's ocml `__ocml_exp_f64`/
+ * `_f32` are exp/expf; other names as they are (in `buf`). */
+static const char *libm_name(const char *name, char *buf, size_t size) {
+  if (!strncmp(name, "__nv_", 5))
+    return name + 5;
+  if (strncmp(name, "__ocml_", 7))
+    return name;
+  size_t n = strlen(name + 7);
+  if (n < 5 || n + 2 > size)
+    return name;
+  memcpy(buf, name + 7, n - 4);
+  buf[n - 4] = 0;
+  if (!strcmp(name + 7 + n - 4, "_f32"))
+    strcat(buf, "f");
+  else if (strcmp(name + 7 + n - 4, "_f64"))
+    return name;
+  return buf;
+}
+
 const ZyRule *zy_rule_for_call(LLVMValueRef callee) {
   if (!callee || !LLVMIsAFunction(callee))
     return NULL;
-  const char *name = LLVMGetValueName(callee);
+  char buf[64];
+  const char *name = libm_name(LLVMGetValueName(callee), buf, sizeof buf);
   const char *like = zy_registry_function_like(callee);
   if (like) /* checked when the registration is read: see zy_rule_like */
     return libm_rule(callee, like);

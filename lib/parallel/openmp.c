@@ -521,7 +521,16 @@ int zy_omp_is_region(LLVMValueRef call) {
          LLVMGetMetadata(call, region_kind(ctx_of(call))) != NULL;
 }
 
-int zy_parallel_context(const ZyGen *g) { return g->sig.parallel; }
+/* Whether module `m` is device code (nvptx, amdgcn): every function may
+ * run in many GPU threads at once. */
+static int device_module(LLVMModuleRef m) {
+  const char *t = LLVMGetTarget(m);
+  return t && (!strncmp(t, "nvptx", 5) || !strncmp(t, "amdgcn", 6));
+}
+
+int zy_parallel_context(const ZyGen *g) {
+  return g->sig.parallel || device_module(g->zm->mod);
+}
 
 /* --- Checks ---------------------------------------------------------------- */
 
