@@ -200,7 +200,17 @@ static long long pointer_bits(LLVMValueRef p) {
 }
 
 int zy_mpi_in_place(const ZyMpiCall *c, LLVMValueRef p) {
-  return pointer_bits(p) == (c->mpich ? -1 : 1);
+  return p && pointer_bits(p) == (c->mpich ? -1 : 1);
+}
+
+int zy_mpi_type_ignored(ZyMpiCall *c, int nth) {
+  return zy_mpi_index(c->row, 't', 1) >= 0 &&
+         zy_mpi_in_place(c, zy_mpi_buffer(c, nth));
+}
+
+LLVMValueRef zy_mpi_in_place_value(const ZyMpiCall *c) {
+  return LLVMConstIntToPtr(
+      LLVMConstInt(c->i64, (unsigned long long)(c->mpich ? -1 : 1), 1), c->ptr);
 }
 
 /* Whether `p` may be MPI_IN_PLACE chosen at run time (a select or phi
@@ -311,8 +321,11 @@ static int check_in_place(ZyMpiCall *c) {
                           "at run time; Zymase needs to know which when "
                           "it compiles the call",
                           callee_name(c->call));
-    int ok = nth == 0 && (c->row->kind == ZY_MPI_REDUCE ||
-                          c->row->kind == ZY_MPI_ALLREDUCE);
+    ZyMpiKind k = c->row->kind;
+    int ok = (nth == 0 && (k == ZY_MPI_REDUCE || k == ZY_MPI_ALLREDUCE ||
+                           k == ZY_MPI_SCAN || k == ZY_MPI_EXSCAN ||
+                           k == ZY_MPI_GATHER || k == ZY_MPI_ALLGATHER)) ||
+             (nth == 1 && k == ZY_MPI_SCATTER);
     if (zy_mpi_in_place(c, p) && !ok)
       return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
                           "use separate send and receive buffers",
@@ -329,6 +342,9 @@ static int check_types(ZyMpiCall *c) {
     int k = zy_mpi_index(c->row, 't', nth);
     if (k < 0)
       return 0;
+    LLVMValueRef buf = zy_mpi_buffer(c, nth);
+    if (zy_mpi_type_ignored(c, nth))
+      continue;
     ZyMpiElem el = zy_mpi_elem(LLVMGetOperand(c->call, (unsigned)k));
     if (el == ZY_MPI_EL_UNKNOWN)
       return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
@@ -339,7 +355,6 @@ static int check_types(ZyMpiCall *c) {
                           "derived and run-time datatypes are not "
                           "differentiated",
                           callee_name(c->call), k + 1);
-    LLVMValueRef buf = zy_mpi_buffer(c, nth);
     if (el != ZY_MPI_EL_NONE || !buf || !zy_activity_shadowed(g->act, buf))
       continue;
     ZyTy held = zy_types_memory(g->types, buf, 0);

@@ -53,6 +53,10 @@ ZyMpiElem zy_mpi_elem(LLVMValueRef datatype);
 ZyMpiOp zy_mpi_op(LLVMValueRef op);
 /* Whether pointer `p` is the constant MPI_IN_PLACE of the call's ABI. */
 int zy_mpi_in_place(const ZyMpiCall *c, LLVMValueRef p);
+LLVMValueRef zy_mpi_in_place_value(const ZyMpiCall *c);
+/* Whether the `nth` datatype is ignored: the call has one per side and
+ * that side's buffer is MPI_IN_PLACE (Gather at the root, ...). */
+int zy_mpi_type_ignored(ZyMpiCall *c, int nth);
 
 /* Emits a call of MPI function `name` (without prefix) returning i32;
  * `sig` has a letter per argument: p pointer, i i32, h handle. */

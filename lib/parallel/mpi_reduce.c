@@ -197,6 +197,8 @@ int zy_mpi_reverse_scan(ZyMpiCall *c) {
       p);
   zy_mpi_loop_close(c, &l);
   LLVMValueRef in = zy_mpi_buffer(c, 0);
+  if (zy_mpi_in_place(c, in)) /* the input was the receive buffer */
+    in = zy_mpi_buffer(c, 1);
   zy_mpi_add_into(c, in, shadow_of(c, in), all, n, el);
   zy_call_free(c->b, "free", ybar);
   zy_call_free(c->b, "free", all);
