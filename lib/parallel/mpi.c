@@ -323,6 +323,7 @@ static int check_in_place(ZyMpiCall *c) {
                           callee_name(c->call));
     ZyMpiKind k = c->row->kind;
     int ok = (nth == 0 && (k == ZY_MPI_REDUCE || k == ZY_MPI_ALLREDUCE ||
+                           k == ZY_MPI_IREDUCE || k == ZY_MPI_IALLREDUCE ||
                            k == ZY_MPI_SCAN || k == ZY_MPI_EXSCAN ||
                            k == ZY_MPI_GATHER || k == ZY_MPI_ALLGATHER)) ||
              (nth == 1 && k == ZY_MPI_SCATTER);

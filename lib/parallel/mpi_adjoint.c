@@ -566,6 +566,10 @@ int zy_mpi_forward(ZyGen *g, LLVMValueRef call, int after) {
   case ZY_MPI_ALLGATHERV:
   case ZY_MPI_ALLTOALLV:
     return zy_mpi_forward_vector(&c);
+  case ZY_MPI_IALLREDUCE:
+  case ZY_MPI_IBCAST:
+  case ZY_MPI_IREDUCE:
+    return zy_mpi_forward_collective(&c);
   case ZY_MPI_REDUCE:
   case ZY_MPI_ALLREDUCE:
     return zy_mpi_op(zy_mpi_arg(&c, 'o', 0)) == ZY_MPI_SUM
@@ -626,6 +630,10 @@ int zy_mpi_reverse(ZyGen *g, LLVMValueRef call) {
   case ZY_MPI_SCAN:
   case ZY_MPI_EXSCAN:
     return zy_mpi_reverse_scan(&c);
+  case ZY_MPI_IALLREDUCE:
+  case ZY_MPI_IBCAST:
+  case ZY_MPI_IREDUCE:
+    return zy_mpi_reverse_collective(&c);
   case ZY_MPI_REDUCE_SCATTER_BLOCK:
     return zy_mpi_reverse_reduce_scatter(&c);
   default:

@@ -125,5 +125,8 @@ int zy_mpi_reverse_vector(ZyMpiCall *c);
  * Isend/Irecv (a record per request), Wait and Waitall. */
 int zy_mpi_forward_request(ZyMpiCall *c);
 int zy_mpi_reverse_request(ZyMpiCall *c);
+/* Iallreduce, Ibcast, Ireduce (mpi_icoll.c). */
+int zy_mpi_forward_collective(ZyMpiCall *c);
+int zy_mpi_reverse_collective(ZyMpiCall *c);
 
 #endif
