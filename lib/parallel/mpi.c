@@ -153,6 +153,10 @@ ZyMpiElem zy_mpi_elem(LLVMValueRef dt) {
       0x4c000819, 0x4c000137, 0x4c000238, 0x4c000439, 0x4c00083a, 0x4c00013b,
       0x4c00023c, 0x4c00043d, 0x4c00083e, 0x4c00013f, 0x4c000816, 0x4c000843};
   const char *s = ompi_global(dt);
+  if (s && !strcmp(s, "double_int"))
+    return ZY_MPI_EL_DOUBLE_INT;
+  if (s && !strcmp(s, "float_int"))
+    return ZY_MPI_EL_FLOAT_INT;
   if (s)
     return !strcmp(s, "double")  ? ZY_MPI_EL_DOUBLE
            : !strcmp(s, "float") ? ZY_MPI_EL_FLOAT
@@ -165,6 +169,10 @@ ZyMpiElem zy_mpi_elem(LLVMValueRef dt) {
     return ZY_MPI_EL_DOUBLE;
   if (v == 0x4c00040a)
     return ZY_MPI_EL_FLOAT;
+  if (v == 0x8c000001)
+    return ZY_MPI_EL_DOUBLE_INT;
+  if (v == 0x8c000000)
+    return ZY_MPI_EL_FLOAT_INT;
   for (unsigned k = 0; k < sizeof mpich_ints / sizeof *mpich_ints; k++)
     if (v == mpich_ints[k])
       return ZY_MPI_EL_NONE;
@@ -172,9 +180,10 @@ ZyMpiElem zy_mpi_elem(LLVMValueRef dt) {
 }
 
 ZyMpiOp zy_mpi_op(LLVMValueRef op) {
-  static const char *const names[] = {"op_sum", "op_prod", "op_max", "op_min"};
+  static const char *const names[] = {"op_sum", "op_prod",   "op_max",
+                                      "op_min", "op_minloc", "op_maxloc"};
   const char *s = ompi_global(op);
-  for (int k = 0; s && k < 4; k++)
+  for (int k = 0; s && k < 6; k++)
     if (!strcmp(s, names[k]))
       return (ZyMpiOp)k;
   if (LLVMIsAConstantInt(op)) {
@@ -187,6 +196,10 @@ ZyMpiOp zy_mpi_op(LLVMValueRef op) {
       return ZY_MPI_MAX;
     if (v == 0x58000002)
       return ZY_MPI_MIN;
+    if (v == 0x5800000b)
+      return ZY_MPI_MINLOC;
+    if (v == 0x5800000c)
+      return ZY_MPI_MAXLOC;
   }
   return ZY_MPI_OP_OTHER;
 }
@@ -398,14 +411,29 @@ static int check_call(ZyGen *g, LLVMValueRef call, const ZyMpiRow *r) {
                         "the reduction op of '%s' is not differentiated: "
                         "only MPI_SUM is supported there",
                         callee_name(call));
+  int pairs = 0;
+  for (int k = 0; zy_mpi_arg(&c, 't', k); k++) {
+    ZyMpiElem el = zy_mpi_elem(zy_mpi_arg(&c, 't', k));
+    pairs |= el == ZY_MPI_EL_DOUBLE_INT || el == ZY_MPI_EL_FLOAT_INT;
+  }
+  int loc =
+      op && (zy_mpi_op(op) == ZY_MPI_MINLOC || zy_mpi_op(op) == ZY_MPI_MAXLOC);
+  if (pairs != loc)
+    return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                        "reduce MPI_DOUBLE_INT or MPI_FLOAT_INT pairs with "
+                        "MPI_MINLOC or MPI_MAXLOC",
+                        "'%s': value-index pairs are differentiated in "
+                        "MPI_MINLOC/MPI_MAXLOC reductions only, and those "
+                        "only on pairs",
+                        callee_name(call));
   if (op && zy_mpi_op(op) == ZY_MPI_OP_OTHER)
     return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
                         "use MPI_SUM, MPI_PROD, MPI_MAX or MPI_MIN, given "
                         "directly in the call",
                         "the reduction op of '%s' is not differentiated: "
-                        "only MPI_SUM, MPI_PROD, MPI_MAX and MPI_MIN are "
-                        "supported (user-defined, MINLOC/MAXLOC and "
-                        "run-time ops are refused)",
+                        "only MPI_SUM, MPI_PROD, MPI_MAX, MPI_MIN, "
+                        "MPI_MINLOC and MPI_MAXLOC are supported "
+                        "(user-defined and run-time ops are refused)",
                         callee_name(call));
   return 0;
 }

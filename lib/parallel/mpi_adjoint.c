@@ -21,11 +21,14 @@ static LLVMValueRef shadow_of(ZyMpiCall *c, LLVMValueRef p) {
   return zy_shadow_lookup(c->g, p);
 }
 
-unsigned zy_mpi_el_size(ZyMpiElem el) { return el == ZY_MPI_EL_FLOAT ? 4 : 8; }
+unsigned zy_mpi_el_size(ZyMpiElem el) {
+  return el == ZY_MPI_EL_FLOAT ? 4 : el == ZY_MPI_EL_DOUBLE_INT ? 16 : 8;
+}
 
 LLVMTypeRef zy_mpi_el_type(ZyMpiCall *c, ZyMpiElem el) {
-  return el == ZY_MPI_EL_FLOAT ? LLVMFloatTypeInContext(c->ctx)
-                               : LLVMDoubleTypeInContext(c->ctx);
+  return el == ZY_MPI_EL_FLOAT || el == ZY_MPI_EL_FLOAT_INT
+             ? LLVMFloatTypeInContext(c->ctx)
+             : LLVMDoubleTypeInContext(c->ctx);
 }
 
 LLVMValueRef zy_mpi_i64(ZyMpiCall *c, LLVMValueRef n) {
@@ -346,8 +349,14 @@ static void add_reduced(ZyMpiCall *c, LLVMValueRef tmp, LLVMValueRef n,
     release(c, w);
 }
 
+static int is_pair(ZyMpiElem el) {
+  return el == ZY_MPI_EL_DOUBLE_INT || el == ZY_MPI_EL_FLOAT_INT;
+}
+
 static int rev_reduce(ZyMpiCall *c) {
   ZyMpiElem el = elem(c, 0);
+  if (is_pair(el))
+    return zy_mpi_reverse_loc(c);
   LLVMValueRef n = lk(c, 'n', 0), by = bytes_of(c, el, n, NULL);
   LLVMValueRef tmp = zy_mpi_zeroed(c, by), root = is_root(c);
   LLVMValueRef rby = pick(c, root, by, LLVMConstInt(c->i64, 0, 0));
@@ -365,6 +374,8 @@ static int rev_reduce(ZyMpiCall *c) {
 
 static int rev_allreduce(ZyMpiCall *c) {
   ZyMpiElem el = elem(c, 0);
+  if (is_pair(el))
+    return zy_mpi_reverse_loc(c);
   LLVMValueRef n = lk(c, 'n', 0), by = bytes_of(c, el, n, NULL), own;
   LLVMValueRef rs = shadow_or_zeros(c, zy_mpi_buffer(c, 1), by, &own);
   LLVMValueRef tmp = zy_mpi_zeroed(c, by);

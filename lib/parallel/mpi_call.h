@@ -11,10 +11,12 @@
 
 /* What a buffer of a datatype holds, for derivatives. */
 typedef enum ZyMpiElem {
-  ZY_MPI_EL_NONE,    /* integers, characters, bytes: no derivative     */
-  ZY_MPI_EL_DOUBLE,  /* MPI_DOUBLE                                      */
-  ZY_MPI_EL_FLOAT,   /* MPI_FLOAT                                       */
-  ZY_MPI_EL_UNKNOWN, /* anything else (derived, runtime value): refused */
+  ZY_MPI_EL_NONE,       /* integers, characters, bytes: no derivative     */
+  ZY_MPI_EL_DOUBLE,     /* MPI_DOUBLE                                      */
+  ZY_MPI_EL_FLOAT,      /* MPI_FLOAT                                       */
+  ZY_MPI_EL_DOUBLE_INT, /* MPI_DOUBLE_INT: {double, int} pairs (MINLOC) */
+  ZY_MPI_EL_FLOAT_INT,  /* MPI_FLOAT_INT                                 */
+  ZY_MPI_EL_UNKNOWN,    /* anything else (derived, runtime value): refused */
 } ZyMpiElem;
 
 typedef enum ZyMpiOp {
@@ -22,6 +24,8 @@ typedef enum ZyMpiOp {
   ZY_MPI_PROD,
   ZY_MPI_MAX,
   ZY_MPI_MIN,
+  ZY_MPI_MINLOC,
+  ZY_MPI_MAXLOC,
   ZY_MPI_OP_OTHER,
 } ZyMpiOp;
 
@@ -112,6 +116,9 @@ LLVMTypeRef zy_mpi_el_type(ZyMpiCall *c, ZyMpiElem el);
  * respect to this rank's input element, kept (a heap array of the
  * element type) as the call's tape. */
 int zy_mpi_forward_reduce(ZyMpiCall *c);
+/* The reverse of Reduce/Allreduce with MINLOC/MAXLOC on value-index
+ * pairs. */
+int zy_mpi_reverse_loc(ZyMpiCall *c);
 /* The reverse of Scan, Exscan (SUM) and Reduce_scatter_block (SUM). */
 int zy_mpi_reverse_scan(ZyMpiCall *c);
 int zy_mpi_reverse_reduce_scatter(ZyMpiCall *c);
