@@ -153,6 +153,10 @@ ZyMpiElem zy_mpi_elem(LLVMValueRef dt) {
       0x4c000819, 0x4c000137, 0x4c000238, 0x4c000439, 0x4c00083a, 0x4c00013b,
       0x4c00023c, 0x4c00043d, 0x4c00083e, 0x4c00013f, 0x4c000816, 0x4c000843};
   const char *s = ompi_global(dt);
+  if (s && !strcmp(s, "double_int"))
+    return ZY_MPI_EL_DOUBLE_INT;
+  if (s && !strcmp(s, "float_int"))
+    return ZY_MPI_EL_FLOAT_INT;
   if (s)
     return !strcmp(s, "double")  ? ZY_MPI_EL_DOUBLE
            : !strcmp(s, "float") ? ZY_MPI_EL_FLOAT
@@ -165,6 +169,10 @@ ZyMpiElem zy_mpi_elem(LLVMValueRef dt) {
     return ZY_MPI_EL_DOUBLE;
   if (v == 0x4c00040a)
     return ZY_MPI_EL_FLOAT;
+  if (v == 0x8c000001)
+    return ZY_MPI_EL_DOUBLE_INT;
+  if (v == 0x8c000000)
+    return ZY_MPI_EL_FLOAT_INT;
   for (unsigned k = 0; k < sizeof mpich_ints / sizeof *mpich_ints; k++)
     if (v == mpich_ints[k])
       return ZY_MPI_EL_NONE;
@@ -172,9 +180,10 @@ ZyMpiElem zy_mpi_elem(LLVMValueRef dt) {
 }
 
 ZyMpiOp zy_mpi_op(LLVMValueRef op) {
-  static const char *const names[] = {"op_sum", "op_prod", "op_max", "op_min"};
+  static const char *const names[] = {"op_sum", "op_prod",   "op_max",
+                                      "op_min", "op_minloc", "op_maxloc"};
   const char *s = ompi_global(op);
-  for (int k = 0; s && k < 4; k++)
+  for (int k = 0; s && k < 6; k++)
     if (!strcmp(s, names[k]))
       return (ZyMpiOp)k;
   if (LLVMIsAConstantInt(op)) {
@@ -187,6 +196,10 @@ ZyMpiOp zy_mpi_op(LLVMValueRef op) {
       return ZY_MPI_MAX;
     if (v == 0x58000002)
       return ZY_MPI_MIN;
+    if (v == 0x5800000b)
+      return ZY_MPI_MINLOC;
+    if (v == 0x5800000c)
+      return ZY_MPI_MAXLOC;
   }
   return ZY_MPI_OP_OTHER;
 }
@@ -200,7 +213,17 @@ static long long pointer_bits(LLVMValueRef p) {
 }
 
 int zy_mpi_in_place(const ZyMpiCall *c, LLVMValueRef p) {
-  return pointer_bits(p) == (c->mpich ? -1 : 1);
+  return p && pointer_bits(p) == (c->mpich ? -1 : 1);
+}
+
+int zy_mpi_type_ignored(ZyMpiCall *c, int nth) {
+  return zy_mpi_index(c->row, 't', 1) >= 0 &&
+         zy_mpi_in_place(c, zy_mpi_buffer(c, nth));
+}
+
+LLVMValueRef zy_mpi_in_place_value(const ZyMpiCall *c) {
+  return LLVMConstIntToPtr(
+      LLVMConstInt(c->i64, (unsigned long long)(c->mpich ? -1 : 1), 1), c->ptr);
 }
 
 /* Whether `p` may be MPI_IN_PLACE chosen at run time (a select or phi
@@ -311,8 +334,12 @@ static int check_in_place(ZyMpiCall *c) {
                           "at run time; Zymase needs to know which when "
                           "it compiles the call",
                           callee_name(c->call));
-    int ok = nth == 0 && (c->row->kind == ZY_MPI_REDUCE ||
-                          c->row->kind == ZY_MPI_ALLREDUCE);
+    ZyMpiKind k = c->row->kind;
+    int ok = (nth == 0 && (k == ZY_MPI_REDUCE || k == ZY_MPI_ALLREDUCE ||
+                           k == ZY_MPI_IREDUCE || k == ZY_MPI_IALLREDUCE ||
+                           k == ZY_MPI_SCAN || k == ZY_MPI_EXSCAN ||
+                           k == ZY_MPI_GATHER || k == ZY_MPI_ALLGATHER)) ||
+             (nth == 1 && k == ZY_MPI_SCATTER);
     if (zy_mpi_in_place(c, p) && !ok)
       return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
                           "use separate send and receive buffers",
@@ -329,6 +356,9 @@ static int check_types(ZyMpiCall *c) {
     int k = zy_mpi_index(c->row, 't', nth);
     if (k < 0)
       return 0;
+    LLVMValueRef buf = zy_mpi_buffer(c, nth);
+    if (zy_mpi_type_ignored(c, nth))
+      continue;
     ZyMpiElem el = zy_mpi_elem(LLVMGetOperand(c->call, (unsigned)k));
     if (el == ZY_MPI_EL_UNKNOWN)
       return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
@@ -339,7 +369,6 @@ static int check_types(ZyMpiCall *c) {
                           "derived and run-time datatypes are not "
                           "differentiated",
                           callee_name(c->call), k + 1);
-    LLVMValueRef buf = zy_mpi_buffer(c, nth);
     if (el != ZY_MPI_EL_NONE || !buf || !zy_activity_shadowed(g->act, buf))
       continue;
     ZyTy held = zy_types_memory(g->types, buf, 0);
@@ -382,14 +411,29 @@ static int check_call(ZyGen *g, LLVMValueRef call, const ZyMpiRow *r) {
                         "the reduction op of '%s' is not differentiated: "
                         "only MPI_SUM is supported there",
                         callee_name(call));
+  int pairs = 0;
+  for (int k = 0; zy_mpi_arg(&c, 't', k); k++) {
+    ZyMpiElem el = zy_mpi_elem(zy_mpi_arg(&c, 't', k));
+    pairs |= el == ZY_MPI_EL_DOUBLE_INT || el == ZY_MPI_EL_FLOAT_INT;
+  }
+  int loc =
+      op && (zy_mpi_op(op) == ZY_MPI_MINLOC || zy_mpi_op(op) == ZY_MPI_MAXLOC);
+  if (pairs != loc)
+    return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                        "reduce MPI_DOUBLE_INT or MPI_FLOAT_INT pairs with "
+                        "MPI_MINLOC or MPI_MAXLOC",
+                        "'%s': value-index pairs are differentiated in "
+                        "MPI_MINLOC/MPI_MAXLOC reductions only, and those "
+                        "only on pairs",
+                        callee_name(call));
   if (op && zy_mpi_op(op) == ZY_MPI_OP_OTHER)
     return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
                         "use MPI_SUM, MPI_PROD, MPI_MAX or MPI_MIN, given "
                         "directly in the call",
                         "the reduction op of '%s' is not differentiated: "
-                        "only MPI_SUM, MPI_PROD, MPI_MAX and MPI_MIN are "
-                        "supported (user-defined, MINLOC/MAXLOC and "
-                        "run-time ops are refused)",
+                        "only MPI_SUM, MPI_PROD, MPI_MAX, MPI_MIN, "
+                        "MPI_MINLOC and MPI_MAXLOC are supported "
+                        "(user-defined and run-time ops are refused)",
                         callee_name(call));
   return 0;
 }

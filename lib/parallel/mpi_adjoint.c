@@ -21,11 +21,14 @@ static LLVMValueRef shadow_of(ZyMpiCall *c, LLVMValueRef p) {
   return zy_shadow_lookup(c->g, p);
 }
 
-unsigned zy_mpi_el_size(ZyMpiElem el) { return el == ZY_MPI_EL_FLOAT ? 4 : 8; }
+unsigned zy_mpi_el_size(ZyMpiElem el) {
+  return el == ZY_MPI_EL_FLOAT ? 4 : el == ZY_MPI_EL_DOUBLE_INT ? 16 : 8;
+}
 
 LLVMTypeRef zy_mpi_el_type(ZyMpiCall *c, ZyMpiElem el) {
-  return el == ZY_MPI_EL_FLOAT ? LLVMFloatTypeInContext(c->ctx)
-                               : LLVMDoubleTypeInContext(c->ctx);
+  return el == ZY_MPI_EL_FLOAT || el == ZY_MPI_EL_FLOAT_INT
+             ? LLVMFloatTypeInContext(c->ctx)
+             : LLVMDoubleTypeInContext(c->ctx);
 }
 
 LLVMValueRef zy_mpi_i64(ZyMpiCall *c, LLVMValueRef n) {
@@ -346,8 +349,14 @@ static void add_reduced(ZyMpiCall *c, LLVMValueRef tmp, LLVMValueRef n,
     release(c, w);
 }
 
+static int is_pair(ZyMpiElem el) {
+  return el == ZY_MPI_EL_DOUBLE_INT || el == ZY_MPI_EL_FLOAT_INT;
+}
+
 static int rev_reduce(ZyMpiCall *c) {
   ZyMpiElem el = elem(c, 0);
+  if (is_pair(el))
+    return zy_mpi_reverse_loc(c);
   LLVMValueRef n = lk(c, 'n', 0), by = bytes_of(c, el, n, NULL);
   LLVMValueRef tmp = zy_mpi_zeroed(c, by), root = is_root(c);
   LLVMValueRef rby = pick(c, root, by, LLVMConstInt(c->i64, 0, 0));
@@ -365,6 +374,8 @@ static int rev_reduce(ZyMpiCall *c) {
 
 static int rev_allreduce(ZyMpiCall *c) {
   ZyMpiElem el = elem(c, 0);
+  if (is_pair(el))
+    return zy_mpi_reverse_loc(c);
   LLVMValueRef n = lk(c, 'n', 0), by = bytes_of(c, el, n, NULL), own;
   LLVMValueRef rs = shadow_or_zeros(c, zy_mpi_buffer(c, 1), by, &own);
   LLVMValueRef tmp = zy_mpi_zeroed(c, by);
@@ -444,15 +455,104 @@ static int rev_allgather_alltoall(ZyMpiCall *c, int all) {
   return 0;
 }
 
+/* --- MPI_IN_PLACE in Gather (root), Scatter (root), Allgather ----------- */
+
+static void zero_except_block(ZyMpiCall *c, LLVMValueRef s, LLVMValueRef rank,
+                              LLVMValueRef size, LLVMValueRef block) {
+  LLVMValueRef r = zy_mpi_i64(c, rank), one = LLVMConstInt(c->i64, 1, 0);
+  LLVMValueRef before = LLVMBuildMul(c->b, r, block, "");
+  LLVMValueRef after = LLVMBuildMul(
+      c->b,
+      LLVMBuildSub(c->b, LLVMBuildSub(c->b, zy_mpi_i64(c, size), r, ""), one,
+                   ""),
+      block, "");
+  LLVMValueRef at = LLVMBuildAdd(c->b, before, block, "");
+  clear(c, s, before);
+  clear(c, LLVMBuildGEP2(c->b, c->i8, s, &at, 1, ""), after);
+}
+
+/* The root's own block stays where it was (its adjoint too); the others'
+ * blocks go back to them, and their shadows are zeroed. */
+static int rev_gather_in_place(ZyMpiCall *c) {
+  ZyMpiElem el = elem(c, 1);
+  LLVMValueRef comm = lk(c, 'c', 0), own, size = zy_mpi_size(c, comm);
+  LLVMValueRef rn = lk(c, 'n', 1), block = bytes_of(c, el, rn, NULL);
+  LLVMValueRef rby = bytes_of(c, el, rn, size);
+  LLVMValueRef rs = shadow_or_zeros(c, zy_mpi_buffer(c, 1), rby, &own);
+  LLVMValueRef a[8] = {rs,
+                       rn,
+                       lk(c, 't', 1),
+                       zy_mpi_in_place_value(c),
+                       rn,
+                       lk(c, 't', 1),
+                       lk(c, 'R', 0),
+                       comm};
+  zy_mpi_emit(c, "Scatter", "pihpihih", a);
+  if (own)
+    release(c, own);
+  else
+    zero_except_block(c, rs, zy_mpi_rank(c, comm), size, block);
+  return 0;
+}
+
+/* The root keeps its own block: the others' adjoints are gathered (the
+ * root's block of the temporary stays zero) and added. */
+static int rev_scatter_in_place(ZyMpiCall *c) {
+  ZyMpiElem el = elem(c, 0);
+  LLVMValueRef comm = lk(c, 'c', 0), sn = lk(c, 'n', 0);
+  LLVMValueRef all = LLVMBuildMul(c->b, zy_mpi_i64(c, sn),
+                                  zy_mpi_i64(c, zy_mpi_size(c, comm)), "");
+  LLVMValueRef tmp = zy_mpi_zeroed(c, bytes_of(c, el, all, NULL));
+  LLVMValueRef a[8] = {zy_mpi_in_place_value(c),
+                       sn,
+                       lk(c, 't', 0),
+                       tmp,
+                       sn,
+                       lk(c, 't', 0),
+                       lk(c, 'R', 0),
+                       comm};
+  zy_mpi_emit(c, "Gather", "pihpihih", a);
+  LLVMValueRef sbuf = zy_mpi_buffer(c, 0);
+  zy_mpi_add_into(c, sbuf, shadow_of(c, sbuf), tmp, all, el);
+  release(c, tmp);
+  return 0;
+}
+
+/* Each rank's block of the receive buffer was its input. */
+static int rev_allgather_in_place(ZyMpiCall *c) {
+  ZyMpiElem el = elem(c, 1);
+  LLVMValueRef comm = lk(c, 'c', 0), size = zy_mpi_size(c, comm);
+  LLVMValueRef rn = lk(c, 'n', 1), rby = bytes_of(c, el, rn, size), own;
+  LLVMValueRef rbuf = zy_mpi_buffer(c, 1);
+  LLVMValueRef rs = shadow_or_zeros(c, rbuf, rby, &own);
+  LLVMValueRef tmp = zy_mpi_zeroed(c, bytes_of(c, el, rn, NULL));
+  LLVMValueRef a[6] = {rs, tmp, rn, lk(c, 't', 1), sum_op(c), comm};
+  zy_mpi_emit(c, "Reduce_scatter_block", "ppihhh", a);
+  done_with(c, rs, own, rby);
+  if (!own) {
+    LLVMValueRef at = LLVMBuildMul(c->b, zy_mpi_i64(c, zy_mpi_rank(c, comm)),
+                                   zy_mpi_i64(c, rn), "");
+    LLVMTypeRef ft = zy_mpi_el_type(c, el);
+    zy_mpi_add_into(c, rbuf, LLVMBuildGEP2(c->b, ft, rs, &at, 1, ""), tmp, rn,
+                    el);
+  }
+  release(c, tmp);
+  return 0;
+}
+
 /* --- Entry points ------------------------------------------------------- */
 
 /* Whether the call moves data with derivatives: a buffer of MPI_DOUBLE
  * or MPI_FLOAT (integer messages need nothing in the reverse sweep). */
 static int moves_floats(ZyMpiCall *c) {
   for (int k = 0; zy_mpi_arg(c, 't', k); k++)
-    if (elem(c, k) != ZY_MPI_EL_NONE)
+    if (!zy_mpi_type_ignored(c, k) && elem(c, k) != ZY_MPI_EL_NONE)
       return 1;
   return 0;
+}
+
+static int in_place(ZyMpiCall *c, int nth) {
+  return zy_mpi_in_place(c, zy_mpi_buffer(c, nth));
 }
 
 int zy_mpi_forward(ZyGen *g, LLVMValueRef call, int after) {
@@ -477,6 +577,10 @@ int zy_mpi_forward(ZyGen *g, LLVMValueRef call, int after) {
   case ZY_MPI_ALLGATHERV:
   case ZY_MPI_ALLTOALLV:
     return zy_mpi_forward_vector(&c);
+  case ZY_MPI_IALLREDUCE:
+  case ZY_MPI_IBCAST:
+  case ZY_MPI_IREDUCE:
+    return zy_mpi_forward_collective(&c);
   case ZY_MPI_REDUCE:
   case ZY_MPI_ALLREDUCE:
     return zy_mpi_op(zy_mpi_arg(&c, 'o', 0)) == ZY_MPI_SUM
@@ -521,11 +625,12 @@ int zy_mpi_reverse(ZyGen *g, LLVMValueRef call) {
   case ZY_MPI_ALLREDUCE:
     return rev_allreduce(&c);
   case ZY_MPI_GATHER:
-    return rev_gather(&c);
+    return in_place(&c, 0) ? rev_gather_in_place(&c) : rev_gather(&c);
   case ZY_MPI_SCATTER:
-    return rev_scatter(&c);
+    return in_place(&c, 1) ? rev_scatter_in_place(&c) : rev_scatter(&c);
   case ZY_MPI_ALLGATHER:
-    return rev_allgather_alltoall(&c, 0);
+    return in_place(&c, 0) ? rev_allgather_in_place(&c)
+                           : rev_allgather_alltoall(&c, 0);
   case ZY_MPI_ALLTOALL:
     return rev_allgather_alltoall(&c, 1);
   case ZY_MPI_GATHERV:
@@ -536,6 +641,10 @@ int zy_mpi_reverse(ZyGen *g, LLVMValueRef call) {
   case ZY_MPI_SCAN:
   case ZY_MPI_EXSCAN:
     return zy_mpi_reverse_scan(&c);
+  case ZY_MPI_IALLREDUCE:
+  case ZY_MPI_IBCAST:
+  case ZY_MPI_IREDUCE:
+    return zy_mpi_reverse_collective(&c);
   case ZY_MPI_REDUCE_SCATTER_BLOCK:
     return zy_mpi_reverse_reduce_scatter(&c);
   default:

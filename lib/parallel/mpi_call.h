@@ -11,10 +11,12 @@
 
 /* What a buffer of a datatype holds, for derivatives. */
 typedef enum ZyMpiElem {
-  ZY_MPI_EL_NONE,    /* integers, characters, bytes: no derivative     */
-  ZY_MPI_EL_DOUBLE,  /* MPI_DOUBLE                                      */
-  ZY_MPI_EL_FLOAT,   /* MPI_FLOAT                                       */
-  ZY_MPI_EL_UNKNOWN, /* anything else (derived, runtime value): refused */
+  ZY_MPI_EL_NONE,       /* integers, characters, bytes: no derivative     */
+  ZY_MPI_EL_DOUBLE,     /* MPI_DOUBLE                                      */
+  ZY_MPI_EL_FLOAT,      /* MPI_FLOAT                                       */
+  ZY_MPI_EL_DOUBLE_INT, /* MPI_DOUBLE_INT: {double, int} pairs (MINLOC) */
+  ZY_MPI_EL_FLOAT_INT,  /* MPI_FLOAT_INT                                 */
+  ZY_MPI_EL_UNKNOWN,    /* anything else (derived, runtime value): refused */
 } ZyMpiElem;
 
 typedef enum ZyMpiOp {
@@ -22,6 +24,8 @@ typedef enum ZyMpiOp {
   ZY_MPI_PROD,
   ZY_MPI_MAX,
   ZY_MPI_MIN,
+  ZY_MPI_MINLOC,
+  ZY_MPI_MAXLOC,
   ZY_MPI_OP_OTHER,
 } ZyMpiOp;
 
@@ -53,6 +57,10 @@ ZyMpiElem zy_mpi_elem(LLVMValueRef datatype);
 ZyMpiOp zy_mpi_op(LLVMValueRef op);
 /* Whether pointer `p` is the constant MPI_IN_PLACE of the call's ABI. */
 int zy_mpi_in_place(const ZyMpiCall *c, LLVMValueRef p);
+LLVMValueRef zy_mpi_in_place_value(const ZyMpiCall *c);
+/* Whether the `nth` datatype is ignored: the call has one per side and
+ * that side's buffer is MPI_IN_PLACE (Gather at the root, ...). */
+int zy_mpi_type_ignored(ZyMpiCall *c, int nth);
 
 /* Emits a call of MPI function `name` (without prefix) returning i32;
  * `sig` has a letter per argument: p pointer, i i32, h handle. */
@@ -108,6 +116,9 @@ LLVMTypeRef zy_mpi_el_type(ZyMpiCall *c, ZyMpiElem el);
  * respect to this rank's input element, kept (a heap array of the
  * element type) as the call's tape. */
 int zy_mpi_forward_reduce(ZyMpiCall *c);
+/* The reverse of Reduce/Allreduce with MINLOC/MAXLOC on value-index
+ * pairs. */
+int zy_mpi_reverse_loc(ZyMpiCall *c);
 /* The reverse of Scan, Exscan (SUM) and Reduce_scatter_block (SUM). */
 int zy_mpi_reverse_scan(ZyMpiCall *c);
 int zy_mpi_reverse_reduce_scatter(ZyMpiCall *c);
@@ -121,5 +132,8 @@ int zy_mpi_reverse_vector(ZyMpiCall *c);
  * Isend/Irecv (a record per request), Wait and Waitall. */
 int zy_mpi_forward_request(ZyMpiCall *c);
 int zy_mpi_reverse_request(ZyMpiCall *c);
+/* Iallreduce, Ibcast, Ireduce (mpi_icoll.c). */
+int zy_mpi_forward_collective(ZyMpiCall *c);
+int zy_mpi_reverse_collective(ZyMpiCall *c);
 
 #endif

@@ -54,9 +54,35 @@ static void product_of_others(ZyMpiCall *c, LLVMTypeRef ft, LLVMValueRef x,
 
 /* w[i] = 1 where this rank won element i (x[i] == y[i], lowest rank among
  * ties), else 0. */
-static void winners(ZyMpiCall *c, LLVMTypeRef ft, LLVMValueRef x,
-                    LLVMValueRef y, LLVMValueRef w, LLVMValueRef n,
-                    LLVMValueRef comm) {
+/* The type of the elements of `el`: the float, or {float, int} pairs. */
+static LLVMTypeRef pair_type(ZyMpiCall *c, ZyMpiElem el) {
+  LLVMTypeRef f[2] = {zy_mpi_el_type(c, el), c->i32};
+  return LLVMStructTypeInContext(c->ctx, f, 2, 0);
+}
+
+static int is_pair(ZyMpiElem el) {
+  return el == ZY_MPI_EL_DOUBLE_INT || el == ZY_MPI_EL_FLOAT_INT;
+}
+
+/* Bytes of a value (without the index of a pair). */
+static unsigned value_size(ZyMpiElem el) {
+  return el == ZY_MPI_EL_FLOAT || el == ZY_MPI_EL_FLOAT_INT ? 4 : 8;
+}
+
+/* The value (member 0 of a pair) of element i of `p`. */
+static LLVMValueRef value_at(ZyMpiCall *c, ZyMpiElem el, LLVMValueRef p,
+                             LLVMValueRef i) {
+  if (!is_pair(el))
+    return at(c, zy_mpi_el_type(c, el), p, i);
+  LLVMValueRef e = at(c, pair_type(c, el), p, i);
+  return LLVMBuildStructGEP2(c->b, pair_type(c, el), e, 0, "");
+}
+
+/* w[i] = 1 where this rank won element i (x[i] == y[i], and for pairs the
+ * same index too; the lowest rank among ties), else 0. */
+static void winners(ZyMpiCall *c, ZyMpiElem el, LLVMValueRef x, LLVMValueRef y,
+                    LLVMValueRef w, LLVMValueRef n, LLVMValueRef comm) {
+  LLVMTypeRef ft = zy_mpi_el_type(c, el);
   LLVMValueRef rank = zy_mpi_rank(c, comm);
   LLVMValueRef win = zy_call_malloc(
       c->b,
@@ -65,8 +91,18 @@ static void winners(ZyMpiCall *c, LLVMTypeRef ft, LLVMValueRef x,
   ZyMpiLoop l;
   zy_mpi_loop_open(c, &l, n);
   LLVMValueRef eq = LLVMBuildFCmp(
-      c->b, LLVMRealOEQ, LLVMBuildLoad2(c->b, ft, at(c, ft, x, l.i), ""),
-      LLVMBuildLoad2(c->b, ft, at(c, ft, y, l.i), ""), "");
+      c->b, LLVMRealOEQ, LLVMBuildLoad2(c->b, ft, value_at(c, el, x, l.i), ""),
+      LLVMBuildLoad2(c->b, ft, value_at(c, el, y, l.i), ""), "");
+  if (is_pair(el)) {
+    LLVMTypeRef pt = pair_type(c, el);
+    LLVMValueRef ix = LLVMBuildStructGEP2(c->b, pt, at(c, pt, x, l.i), 1, "");
+    LLVMValueRef iy = LLVMBuildStructGEP2(c->b, pt, at(c, pt, y, l.i), 1, "");
+    eq = LLVMBuildAnd(c->b, eq,
+                      LLVMBuildICmp(c->b, LLVMIntEQ,
+                                    LLVMBuildLoad2(c->b, c->i32, ix, ""),
+                                    LLVMBuildLoad2(c->b, c->i32, iy, ""), ""),
+                      "");
+  }
   LLVMBuildStore(
       c->b,
       LLVMBuildSelect(c->b, eq, rank, LLVMConstInt(c->i32, 0x7fffffff, 0), ""),
@@ -118,7 +154,11 @@ int zy_mpi_forward_reduce(ZyMpiCall *c) {
     LLVMDisposeBuilder(c->b);
     c->b = b;
   }
-  LLVMValueRef w = zy_call_malloc(c->b, by, "mpi.weights");
+  LLVMValueRef w =
+      zy_call_malloc(c->b,
+                     LLVMBuildMul(c->b, zy_mpi_i64(c, n),
+                                  LLVMConstInt(c->i64, value_size(el), 0), ""),
+                     "mpi.weights");
   if (op == ZY_MPI_PROD) {
     product_of_others(c, ft, x, w, n, by, comm);
   } else {
@@ -133,7 +173,7 @@ int zy_mpi_forward_reduce(ZyMpiCall *c) {
                            comm};
       zy_mpi_emit(c, "Allreduce", "ppihhh", a);
     }
-    winners(c, ft, x, y, w, n, comm);
+    winners(c, el, x, y, w, n, comm);
     if (y != rbuf)
       zy_call_free(c->b, "free", y);
   }
@@ -197,6 +237,8 @@ int zy_mpi_reverse_scan(ZyMpiCall *c) {
       p);
   zy_mpi_loop_close(c, &l);
   LLVMValueRef in = zy_mpi_buffer(c, 0);
+  if (zy_mpi_in_place(c, in)) /* the input was the receive buffer */
+    in = zy_mpi_buffer(c, 1);
   zy_mpi_add_into(c, in, shadow_of(c, in), all, n, el);
   zy_call_free(c->b, "free", ybar);
   zy_call_free(c->b, "free", all);
@@ -226,5 +268,68 @@ int zy_mpi_reverse_reduce_scatter(ZyMpiCall *c) {
   zy_mpi_add_into(c, in, shadow_of(c, in), tmp, total, el);
   zy_call_free(c->b, "free", ybar);
   zy_call_free(c->b, "free", tmp);
+  return 0;
+}
+
+/* MINLOC/MAXLOC on pairs: the values' adjoints are packed (pairs cannot be
+ * summed), summed (Allreduce) or broadcast from the root (Reduce), and
+ * added to the values of the input pairs of the rank that won. */
+int zy_mpi_reverse_loc(ZyMpiCall *c) {
+  ZyMpiElem el = zy_mpi_elem(zy_mpi_arg(c, 't', 0));
+  LLVMTypeRef ft = zy_mpi_el_type(c, el);
+  int all = c->row->kind == ZY_MPI_ALLREDUCE;
+  LLVMValueRef n = lk(c, 'n', 0), comm = lk(c, 'c', 0);
+  LLVMValueRef fsize = LLVMConstInt(c->i64, value_size(el), 0);
+  LLVMValueRef zero = LLVMConstInt(c->i64, 0, 0);
+  LLVMValueRef dt = el == ZY_MPI_EL_FLOAT_INT
+                        ? zy_mpi_handle(c, "ompi_mpi_float", 0x4c00040a)
+                        : zy_mpi_handle(c, "ompi_mpi_double", 0x4c00080b);
+  LLVMValueRef count = zy_mpi_i64(c, n);
+  LLVMValueRef root = all ? NULL
+                          : LLVMBuildICmp(c->b, LLVMIntEQ, zy_mpi_rank(c, comm),
+                                          lk(c, 'R', 0), "");
+  LLVMValueRef mine =
+      root ? LLVMBuildSelect(c->b, root, count, zero, "") : count;
+  LLVMValueRef packed = zy_mpi_zeroed(c, LLVMBuildMul(c->b, count, fsize, ""));
+  LLVMValueRef rs = shadow_of(c, zy_mpi_buffer(c, 1));
+  if (rs) {
+    ZyMpiLoop l;
+    zy_mpi_loop_open(c, &l, mine);
+    LLVMValueRef v = value_at(c, el, rs, l.i);
+    LLVMBuildStore(c->b, LLVMBuildLoad2(c->b, ft, v, ""),
+                   at(c, ft, packed, l.i));
+    LLVMBuildStore(c->b, zy_const_fp(ft, 0), v);
+    zy_mpi_loop_close(c, &l);
+  }
+  LLVMValueRef tmp = packed;
+  if (all) {
+    tmp = zy_mpi_zeroed(c, LLVMBuildMul(c->b, count, fsize, ""));
+    LLVMValueRef a[6] = {
+        packed, tmp, n, dt, zy_mpi_handle(c, "ompi_mpi_op_sum", 0x58000003),
+        comm};
+    zy_mpi_emit(c, "Allreduce", "ppihhh", a);
+  } else {
+    LLVMValueRef a[5] = {packed, n, dt, lk(c, 'R', 0), comm};
+    zy_mpi_emit(c, "Bcast", "pihih", a);
+  }
+  LLVMValueRef w = zy_reload(c->g, zy_map_get(&c->g->tapes, c->call),
+                             LLVMGetInstructionParent(c->call));
+  LLVMValueRef in = zy_mpi_buffer(c, 0);
+  if (zy_mpi_in_place(c, in))
+    in = zy_mpi_buffer(c, 1);
+  LLVMValueRef s = shadow_of(c, in);
+  if (s) {
+    ZyMpiLoop l;
+    zy_mpi_loop_open(c, &l, count);
+    LLVMValueRef d =
+        LLVMBuildFMul(c->b, LLVMBuildLoad2(c->b, ft, at(c, ft, tmp, l.i), ""),
+                      LLVMBuildLoad2(c->b, ft, at(c, ft, w, l.i), ""), "");
+    zy_accumulate_shadow(c->g, in, value_at(c, el, s, l.i), d);
+    zy_mpi_loop_close(c, &l);
+  }
+  zy_call_free(c->b, "free", w);
+  if (tmp != packed)
+    zy_call_free(c->b, "free", tmp);
+  zy_call_free(c->b, "free", packed);
   return 0;
 }

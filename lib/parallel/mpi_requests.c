@@ -9,59 +9,41 @@
  * on a request kept in the record, and the reverse of the Isend/Irecv waits for
  * it, adds the temporary into the shadow or zeroes the shadow, and frees the
  * record. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-#include "mpi_call.h"
+#include "mpi_record.h"
 
 #include "ad/irutil.h"
 
 #include <string.h>
 
-/* The record's fields. */
-enum {
-  R_KIND,
-  R_STATE,
-  R_SHADOW,
-  R_COUNT,
-  R_TYPE,
-  R_PEER,
-  R_TAG,
-  R_COMM,
-  R_TMP,
-  R_REQ,
-  R_BYTES,
-  R_FLOAT, /* the elements are floats (else doubles) */
-  R_N
-};
-enum { K_SEND, K_RECV, K_NONE }; /* R_KIND  */
-enum { S_POSTED, S_WAITED };     /* R_STATE */
-
-static LLVMTypeRef rec_type(ZyMpiCall *c) {
-  LLVMTypeRef f[R_N] = {c->i32, c->i32, c->ptr, c->i32, c->i64, c->i32,
-                        c->i32, c->i64, c->ptr, c->i64, c->i64, c->i32};
+LLVMTypeRef zy_mpi_rec_type(ZyMpiCall *c) {
+  LLVMTypeRef f[R_N] = {c->i32, c->i32, c->ptr, c->i32, c->i64, c->i32, c->i32,
+                        c->i64, c->ptr, c->i64, c->i64, c->i32, c->ptr};
   return LLVMStructTypeInContext(c->ctx, f, R_N, 0);
 }
 
-static LLVMValueRef field(ZyMpiCall *c, LLVMValueRef rec, unsigned k) {
-  return LLVMBuildStructGEP2(c->b, rec_type(c), rec, k, "");
+LLVMValueRef zy_mpi_rec_field(ZyMpiCall *c, LLVMValueRef rec, unsigned k) {
+  return LLVMBuildStructGEP2(c->b, zy_mpi_rec_type(c), rec, k, "");
 }
-static LLVMValueRef get(ZyMpiCall *c, LLVMValueRef rec, unsigned k) {
-  return LLVMBuildLoad2(c->b, LLVMStructGetTypeAtIndex(rec_type(c), k),
-                        field(c, rec, k), "");
+LLVMValueRef zy_mpi_rec_get(ZyMpiCall *c, LLVMValueRef rec, unsigned k) {
+  return LLVMBuildLoad2(c->b, LLVMStructGetTypeAtIndex(zy_mpi_rec_type(c), k),
+                        zy_mpi_rec_field(c, rec, k), "");
 }
-static void set(ZyMpiCall *c, LLVMValueRef rec, unsigned k, LLVMValueRef v) {
-  LLVMBuildStore(c->b, v, field(c, rec, k));
+void zy_mpi_rec_set(ZyMpiCall *c, LLVMValueRef rec, unsigned k,
+                    LLVMValueRef v) {
+  LLVMBuildStore(c->b, v, zy_mpi_rec_field(c, rec, k));
 }
 
 /* Handles kept as i64 bits, whatever the ABI. */
-static LLVMValueRef to_bits(ZyMpiCall *c, LLVMValueRef h) {
+LLVMValueRef zy_mpi_rec_to_bits(ZyMpiCall *c, LLVMValueRef h) {
   return c->mpich ? LLVMBuildSExt(c->b, h, c->i64, "")
                   : LLVMBuildPtrToInt(c->b, h, c->i64, "");
 }
-static LLVMValueRef from_bits(ZyMpiCall *c, LLVMValueRef v) {
+LLVMValueRef zy_mpi_rec_from_bits(ZyMpiCall *c, LLVMValueRef v) {
   return c->mpich ? LLVMBuildTrunc(c->b, v, c->i32, "")
                   : LLVMBuildIntToPtr(c->b, v, c->ptr, "");
 }
 
-static LLVMValueRef request_null(ZyMpiCall *c) {
+LLVMValueRef zy_mpi_rec_request_null(ZyMpiCall *c) {
   return c->mpich ? LLVMConstInt(c->i64, 0x2c000000, 0)
                   : LLVMConstPtrToInt(zy_mpi_handle(c, "ompi_request_null", 0),
                                       c->i64);
@@ -168,7 +150,7 @@ static LLVMValueRef take_fn(ZyMpiCall *c) {
     return fn;
   LLVMValueRef tab = global(c, "__zymase_mpi.table", c->ptr, NULL);
   LLVMValueRef cnt = global(c, "__zymase_mpi.count", c->i64, NULL);
-  LLVMTypeRef rt = rec_type(c);
+  LLVMTypeRef rt = zy_mpi_rec_type(c);
   LLVMValueRef init[R_N];
   for (unsigned k = 0; k < R_N; k++)
     init[k] = LLVMConstNull(LLVMStructGetTypeAtIndex(rt, k));
@@ -210,7 +192,7 @@ static LLVMValueRef take_fn(ZyMpiCall *c) {
   return fn;
 }
 
-static LLVMValueRef call_put(ZyMpiCall *c, LLVMValueRef key, LLVMValueRef rec) {
+LLVMValueRef zy_mpi_rec_put(ZyMpiCall *c, LLVMValueRef key, LLVMValueRef rec) {
   LLVMValueRef fn = put_fn(c), a[2] = {key, rec};
   return LLVMBuildCall2(c->b, LLVMGlobalGetValueType(fn), fn, a, 2, "");
 }
@@ -233,31 +215,34 @@ static LLVMValueRef unwait_fn(ZyMpiCall *c) {
   LLVMValueRef rec = LLVMGetParam(fn, 0);
   LLVMBasicBlockRef send = block(c, fn, "send"), recv = block(c, fn, "recv"),
                     out = block(c, fn, "out");
-  LLVMValueRef sw = LLVMBuildSwitch(c->b, get(c, rec, R_KIND), out, 2);
+  LLVMValueRef sw =
+      LLVMBuildSwitch(c->b, zy_mpi_rec_get(c, rec, R_KIND), out, 5);
   LLVMAddCase(sw, LLVMConstInt(c->i32, K_SEND, 0), send);
   LLVMAddCase(sw, LLVMConstInt(c->i32, K_RECV, 0), recv);
+  zy_mpi_unwait_collectives(c, rec, sw, out);
   for (int k = 0; k < 2; k++) {
     LLVMPositionBuilderAtEnd(c->b, k ? recv : send);
-    LLVMValueRef bytes = get(c, rec, R_BYTES), buf;
+    LLVMValueRef bytes = zy_mpi_rec_get(c, rec, R_BYTES), buf;
     if (k) { /* Isend of the shadow (zeros when there is none) */
-      LLVMValueRef sh = get(c, rec, R_SHADOW);
+      LLVMValueRef sh = zy_mpi_rec_get(c, rec, R_SHADOW);
       LLVMValueRef none = LLVMBuildIsNull(c->b, sh, "");
       LLVMValueRef z =
           zy_mpi_zeroed(c, LLVMBuildSelect(c->b, none, bytes,
                                            LLVMConstInt(c->i64, 0, 0), ""));
-      set(c, rec, R_TMP, z);
+      zy_mpi_rec_set(c, rec, R_TMP, z);
       buf = LLVMBuildSelect(c->b, none, z, sh, "");
     } else { /* Irecv of the adjoint */
       buf = zy_mpi_zeroed(c, bytes);
-      set(c, rec, R_TMP, buf);
+      zy_mpi_rec_set(c, rec, R_TMP, buf);
     }
-    LLVMValueRef a[7] = {buf,
-                         get(c, rec, R_COUNT),
-                         from_bits(c, get(c, rec, R_TYPE)),
-                         get(c, rec, R_PEER),
-                         get(c, rec, R_TAG),
-                         from_bits(c, get(c, rec, R_COMM)),
-                         field(c, rec, R_REQ)};
+    LLVMValueRef a[7] = {
+        buf,
+        zy_mpi_rec_get(c, rec, R_COUNT),
+        zy_mpi_rec_from_bits(c, zy_mpi_rec_get(c, rec, R_TYPE)),
+        zy_mpi_rec_get(c, rec, R_PEER),
+        zy_mpi_rec_get(c, rec, R_TAG),
+        zy_mpi_rec_from_bits(c, zy_mpi_rec_get(c, rec, R_COMM)),
+        zy_mpi_rec_field(c, rec, R_REQ)};
     zy_mpi_emit(c, k ? "Isend" : "Irecv", "pihiihp", a);
     LLVMBuildBr(c->b, out);
   }
@@ -273,7 +258,7 @@ static void call_unwait(ZyMpiCall *c, LLVMValueRef rec) {
 }
 
 /* Prints `msg` and aborts unless `ok`. */
-static void require(ZyMpiCall *c, LLVMValueRef ok, const char *msg) {
+void zy_mpi_rec_require(ZyMpiCall *c, LLVMValueRef ok, const char *msg) {
   LLVMValueRef fn = zy_builder_function(c->b);
   LLVMBasicBlockRef bad = block(c, fn, "mpi.fail"),
                     good = block(c, fn, "mpi.ok");
@@ -314,29 +299,33 @@ static int forward_post(ZyMpiCall *c) {
       c->row->kind == ZY_MPI_SEND_INIT || c->row->kind == ZY_MPI_RECV_INIT;
   LLVMValueRef buf = zy_mpi_buffer(c, 0);
   LLVMValueRef rec =
-      zy_call_malloc(c->b, LLVMSizeOf(rec_type(c)), "mpi.record");
+      zy_call_malloc(c->b, LLVMSizeOf(zy_mpi_rec_type(c)), "mpi.record");
   LLVMValueRef n = fwd_arg(c, 'n');
   int recv = c->row->kind == ZY_MPI_IRECV || c->row->kind == ZY_MPI_RECV_INIT;
-  set(c, rec, R_KIND, LLVMConstInt(c->i32, recv ? K_RECV : K_SEND, 0));
-  set(c, rec, R_STATE, LLVMConstInt(c->i32, S_POSTED, 0));
-  set(c, rec, R_SHADOW,
-      zy_activity_shadowed(c->g->act, buf) ? zy_shadow_forward_of(c->g, buf)
-                                           : LLVMConstNull(c->ptr));
-  set(c, rec, R_COUNT, n);
-  set(c, rec, R_TYPE, to_bits(c, fwd_arg(c, 't')));
-  set(c, rec, R_PEER, fwd_arg(c, 'p'));
-  set(c, rec, R_TAG, fwd_arg(c, 'g'));
-  set(c, rec, R_COMM, to_bits(c, fwd_arg(c, 'c')));
-  set(c, rec, R_TMP, LLVMConstNull(c->ptr));
-  set(c, rec, R_REQ, request_null(c));
-  set(c, rec, R_BYTES,
-      LLVMBuildMul(c->b, zy_mpi_i64(c, n),
-                   LLVMConstInt(c->i64, zy_mpi_el_size(el), 0), ""));
-  set(c, rec, R_FLOAT, LLVMConstInt(c->i32, el == ZY_MPI_EL_FLOAT, 0));
+  zy_mpi_rec_set(c, rec, R_KIND,
+                 LLVMConstInt(c->i32, recv ? K_RECV : K_SEND, 0));
+  zy_mpi_rec_set(c, rec, R_STATE, LLVMConstInt(c->i32, S_POSTED, 0));
+  zy_mpi_rec_set(c, rec, R_SHADOW,
+                 zy_activity_shadowed(c->g->act, buf)
+                     ? zy_shadow_forward_of(c->g, buf)
+                     : LLVMConstNull(c->ptr));
+  zy_mpi_rec_set(c, rec, R_COUNT, n);
+  zy_mpi_rec_set(c, rec, R_TYPE, zy_mpi_rec_to_bits(c, fwd_arg(c, 't')));
+  zy_mpi_rec_set(c, rec, R_PEER, fwd_arg(c, 'p'));
+  zy_mpi_rec_set(c, rec, R_TAG, fwd_arg(c, 'g'));
+  zy_mpi_rec_set(c, rec, R_COMM, zy_mpi_rec_to_bits(c, fwd_arg(c, 'c')));
+  zy_mpi_rec_set(c, rec, R_TMP, LLVMConstNull(c->ptr));
+  zy_mpi_rec_set(c, rec, R_REQ, zy_mpi_rec_request_null(c));
+  zy_mpi_rec_set(c, rec, R_BYTES,
+                 LLVMBuildMul(c->b, zy_mpi_i64(c, n),
+                              LLVMConstInt(c->i64, zy_mpi_el_size(el), 0), ""));
+  zy_mpi_rec_set(c, rec, R_FLOAT,
+                 LLVMConstInt(c->i32, el == ZY_MPI_EL_FLOAT, 0));
+  zy_mpi_rec_set(c, rec, R_TMP2, LLVMConstNull(c->ptr));
   LLVMValueRef key = fwd_arg(c, 'q'), one = LLVMConstInt(c->i64, 1, 0);
   if (persistent)
     key = LLVMBuildGEP2(c->b, c->i8, key, &one, 1, "mpi.template");
-  call_put(c, key, rec);
+  zy_mpi_rec_put(c, key, rec);
   if (!persistent)
     zy_map_put(&c->g->tapes, c->call, rec);
   return 0;
@@ -346,14 +335,19 @@ static int forward_post(ZyMpiCall *c) {
  * marked waited; an Irecv's record gets the actual source and tag. */
 static LLVMValueRef complete(ZyMpiCall *c, LLVMValueRef key, LLVMValueRef st) {
   LLVMValueRef rec = call_take(c, key);
-  set(c, rec, R_STATE, LLVMConstInt(c->i32, S_WAITED, 0));
-  LLVMValueRef recv = LLVMBuildICmp(c->b, LLVMIntEQ, get(c, rec, R_KIND),
-                                    LLVMConstInt(c->i32, K_RECV, 0), "");
-  LLVMValueRef src = get(c, rec, R_PEER), tag = get(c, rec, R_TAG);
+  zy_mpi_rec_set(c, rec, R_STATE, LLVMConstInt(c->i32, S_WAITED, 0));
+  LLVMValueRef recv =
+      LLVMBuildICmp(c->b, LLVMIntEQ, zy_mpi_rec_get(c, rec, R_KIND),
+                    LLVMConstInt(c->i32, K_RECV, 0), "");
+  LLVMValueRef src = zy_mpi_rec_get(c, rec, R_PEER),
+               tag = zy_mpi_rec_get(c, rec, R_TAG);
   zy_mpi_actual_source(c, st, &src, &tag);
-  set(c, rec, R_PEER,
-      LLVMBuildSelect(c->b, recv, src, get(c, rec, R_PEER), ""));
-  set(c, rec, R_TAG, LLVMBuildSelect(c->b, recv, tag, get(c, rec, R_TAG), ""));
+  zy_mpi_rec_set(
+      c, rec, R_PEER,
+      LLVMBuildSelect(c->b, recv, src, zy_mpi_rec_get(c, rec, R_PEER), ""));
+  zy_mpi_rec_set(
+      c, rec, R_TAG,
+      LLVMBuildSelect(c->b, recv, tag, zy_mpi_rec_get(c, rec, R_TAG), ""));
   return rec;
 }
 
@@ -532,14 +526,14 @@ static LLVMValueRef start_fn(ZyMpiCall *c) {
   LLVMPositionBuilderAtEnd(c->b, miss);
   LLVMBuildRet(c->b, none);
   LLVMPositionBuilderAtEnd(c->b, have);
-  call_put(c, tkey, t);
-  LLVMValueRef size = LLVMSizeOf(rec_type(c));
+  zy_mpi_rec_put(c, tkey, t);
+  LLVMValueRef size = LLVMSizeOf(zy_mpi_rec_type(c));
   LLVMValueRef r = zy_call_malloc(c->b, size, "mpi.record");
   LLVMBuildMemCpy(c->b, r, 8, t, 8, size);
-  set(c, r, R_STATE, LLVMConstInt(c->i32, S_POSTED, 0));
-  set(c, r, R_TMP, LLVMConstNull(c->ptr));
-  set(c, r, R_REQ, request_null(c));
-  call_put(c, key, r);
+  zy_mpi_rec_set(c, r, R_STATE, LLVMConstInt(c->i32, S_POSTED, 0));
+  zy_mpi_rec_set(c, r, R_TMP, LLVMConstNull(c->ptr));
+  zy_mpi_rec_set(c, r, R_REQ, zy_mpi_rec_request_null(c));
+  zy_mpi_rec_put(c, key, r);
   LLVMBuildRet(c->b, r);
   helper_end(c, saved);
   return fn;
@@ -574,26 +568,31 @@ static LLVMValueRef unstart_fn(ZyMpiCall *c) {
   LLVMValueRef rec = LLVMGetParam(fn, 0);
   LLVMBasicBlockRef body = block(c, fn, "body"), out = block(c, fn, "out");
   LLVMBuildCondBr(c->b,
-                  LLVMBuildICmp(c->b, LLVMIntEQ, get(c, rec, R_KIND),
+                  LLVMBuildICmp(c->b, LLVMIntEQ, zy_mpi_rec_get(c, rec, R_KIND),
                                 LLVMConstInt(c->i32, K_NONE, 0), ""),
                   out, body);
   LLVMPositionBuilderAtEnd(c->b, body);
-  require(c,
-          LLVMBuildICmp(c->b, LLVMIntEQ, get(c, rec, R_STATE),
-                        LLVMConstInt(c->i32, S_WAITED, 0), ""),
-          "zymase: an MPI request with derivatives was not completed by "
-          "MPI_Wait or MPI_Test in the differentiated code\n");
-  LLVMValueRef a[2] = {field(c, rec, R_REQ), zy_mpi_status_ignore(c)};
+  zy_mpi_rec_require(
+      c,
+      LLVMBuildICmp(c->b, LLVMIntEQ, zy_mpi_rec_get(c, rec, R_STATE),
+                    LLVMConstInt(c->i32, S_WAITED, 0), ""),
+      "zymase: an MPI request with derivatives was not completed by "
+      "MPI_Wait or MPI_Test in the differentiated code\n");
+  LLVMValueRef a[2] = {zy_mpi_rec_field(c, rec, R_REQ),
+                       zy_mpi_status_ignore(c)};
   zy_mpi_emit(c, "Wait", "pp", a);
-  LLVMValueRef sh = get(c, rec, R_SHADOW), tmp = get(c, rec, R_TMP);
+  LLVMValueRef sh = zy_mpi_rec_get(c, rec, R_SHADOW),
+               tmp = zy_mpi_rec_get(c, rec, R_TMP);
   LLVMValueRef none = LLVMBuildIsNull(c->b, sh, "");
   LLVMValueRef zero = LLVMConstInt(c->i64, 0, 0);
-  LLVMValueRef send = LLVMBuildICmp(c->b, LLVMIntEQ, get(c, rec, R_KIND),
-                                    LLVMConstInt(c->i32, K_SEND, 0), "");
-  LLVMValueRef fl = LLVMBuildICmp(c->b, LLVMIntNE, get(c, rec, R_FLOAT),
-                                  LLVMConstInt(c->i32, 0, 0), "");
+  LLVMValueRef send =
+      LLVMBuildICmp(c->b, LLVMIntEQ, zy_mpi_rec_get(c, rec, R_KIND),
+                    LLVMConstInt(c->i32, K_SEND, 0), "");
+  LLVMValueRef fl =
+      LLVMBuildICmp(c->b, LLVMIntNE, zy_mpi_rec_get(c, rec, R_FLOAT),
+                    LLVMConstInt(c->i32, 0, 0), "");
   /* A send: add as doubles or as floats (counts 0 for the other). */
-  LLVMValueRef n = zy_mpi_i64(c, get(c, rec, R_COUNT));
+  LLVMValueRef n = zy_mpi_i64(c, zy_mpi_rec_get(c, rec, R_COUNT));
   n = LLVMBuildSelect(
       c->b, LLVMBuildAnd(c->b, send, LLVMBuildNot(c->b, none, ""), ""), n, zero,
       "");
@@ -604,12 +603,13 @@ static LLVMValueRef unstart_fn(ZyMpiCall *c) {
   /* A receive: the shadow is zeroed (unless from MPI_PROC_NULL). */
   LLVMValueRef keep =
       LLVMBuildOr(c->b, LLVMBuildOr(c->b, send, none, ""),
-                  LLVMBuildICmp(c->b, LLVMIntEQ, get(c, rec, R_PEER),
+                  LLVMBuildICmp(c->b, LLVMIntEQ, zy_mpi_rec_get(c, rec, R_PEER),
                                 zy_mpi_proc_null(c), ""),
                   "");
-  LLVMBuildMemSet(c->b, sh, LLVMConstInt(c->i8, 0, 0),
-                  LLVMBuildSelect(c->b, keep, zero, get(c, rec, R_BYTES), ""),
-                  1);
+  LLVMBuildMemSet(
+      c->b, sh, LLVMConstInt(c->i8, 0, 0),
+      LLVMBuildSelect(c->b, keep, zero, zy_mpi_rec_get(c, rec, R_BYTES), ""),
+      1);
   zy_call_free(c->b, "free", tmp);
   zy_call_free(c->b, "free", rec);
   LLVMBuildBr(c->b, out);
@@ -690,26 +690,29 @@ static LLVMValueRef tape(ZyMpiCall *c) {
  * reverse of its Wait posted, then use it. */
 static int reverse_post(ZyMpiCall *c) {
   LLVMValueRef rec = tape(c);
-  require(c,
-          LLVMBuildICmp(c->b, LLVMIntEQ, get(c, rec, R_STATE),
-                        LLVMConstInt(c->i32, S_WAITED, 0), ""),
-          "zymase: an MPI request with derivatives was not completed by "
-          "MPI_Wait or MPI_Waitall in the differentiated code\n");
-  LLVMValueRef a[2] = {field(c, rec, R_REQ), zy_mpi_status_ignore(c)};
+  zy_mpi_rec_require(
+      c,
+      LLVMBuildICmp(c->b, LLVMIntEQ, zy_mpi_rec_get(c, rec, R_STATE),
+                    LLVMConstInt(c->i32, S_WAITED, 0), ""),
+      "zymase: an MPI request with derivatives was not completed by "
+      "MPI_Wait or MPI_Waitall in the differentiated code\n");
+  LLVMValueRef a[2] = {zy_mpi_rec_field(c, rec, R_REQ),
+                       zy_mpi_status_ignore(c)};
   zy_mpi_emit(c, "Wait", "pp", a);
   LLVMValueRef buf = zy_mpi_buffer(c, 0);
   LLVMValueRef sh =
       zy_activity_shadowed(c->g->act, buf) ? zy_shadow_lookup(c->g, buf) : NULL;
-  LLVMValueRef tmp = get(c, rec, R_TMP);
+  LLVMValueRef tmp = zy_mpi_rec_get(c, rec, R_TMP);
   if (c->row->kind == ZY_MPI_ISEND) {
-    zy_mpi_add_into(c, buf, sh, tmp, get(c, rec, R_COUNT),
+    zy_mpi_add_into(c, buf, sh, tmp, zy_mpi_rec_get(c, rec, R_COUNT),
                     zy_mpi_elem(zy_mpi_arg(c, 't', 0)));
   } else if (sh) { /* the receive overwrote the buffer (unless PROC_NULL) */
-    LLVMValueRef pn = LLVMBuildICmp(c->b, LLVMIntEQ, get(c, rec, R_PEER),
-                                    zy_mpi_proc_null(c), "");
+    LLVMValueRef pn =
+        LLVMBuildICmp(c->b, LLVMIntEQ, zy_mpi_rec_get(c, rec, R_PEER),
+                      zy_mpi_proc_null(c), "");
     LLVMBuildMemSet(c->b, sh, LLVMConstInt(c->i8, 0, 0),
                     LLVMBuildSelect(c->b, pn, LLVMConstInt(c->i64, 0, 0),
-                                    get(c, rec, R_BYTES), ""),
+                                    zy_mpi_rec_get(c, rec, R_BYTES), ""),
                     1);
   }
   zy_call_free(c->b, "free", tmp);

@@ -1,8 +1,8 @@
 // errors/mpi-refused.c - MPI calls Zymase does not differentiate are
 // refused with a located error naming the call: one-sided MPI_Put, a
 // reduction with a user-defined op, a derived datatype, floats sent as
-// MPI_BYTE, MPI_IN_PLACE chosen at run time, and an MPI call inside an
-// OpenMP parallel region.
+// MPI_BYTE, MPI_IN_PLACE chosen at run time, an MPI call inside an OpenMP
+// parallel region, and value-index pairs outside MINLOC/MAXLOC.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // REQUIRES: mpi
 // RUN: %not %clang -c -O0 -g %s %mpi-flags -DCASE=1 -o %t.o 2>&1 | %FileCheck %s --check-prefix=PUT --implicit-check-not=PLEASE
@@ -11,6 +11,7 @@
 // RUN: %not %clang -c -O2 -g %s %mpi-flags -DCASE=3 -o %t.o 2>&1 | %FileCheck %s --check-prefix=TYPE --implicit-check-not=PLEASE
 // RUN: %not %clang -c -O0 -g %s %mpi-flags -DCASE=4 -o %t.o 2>&1 | %FileCheck %s --check-prefix=BYTE --implicit-check-not=PLEASE
 // RUN: %not %clang -c -O2 -g %s %mpi-flags -DCASE=5 -o %t.o 2>&1 | %FileCheck %s --check-prefix=INPLACE --implicit-check-not=PLEASE
+// RUN: %not %clang -c -O2 -g %s %mpi-flags -DCASE=7 -o %t.o 2>&1 | %FileCheck %s --check-prefix=PAIR --implicit-check-not=PLEASE
 // RUN: %if llvm22 %{ %not %clang -c -O2 -g -fopenmp %s %mpi-flags -DCASE=6 -o %t.o 2>&1 | %FileCheck %s --check-prefix=OMP --implicit-check-not=PLEASE %}
 // RUN: %if mpich %{ %not %clang -c -O2 -g %s %mpich-flags -DCASE=1 -o %t.o 2>&1 | %FileCheck %s --check-prefix=PUT --implicit-check-not=PLEASE %}
 // RUN: %if mpich %{ %not %clang -c -O0 -g %s %mpich-flags -DCASE=2 -o %t.o 2>&1 | %FileCheck %s --check-prefix=OP --implicit-check-not=PLEASE %}
@@ -30,7 +31,7 @@ double f(double *x, int n) {
   MPI_Put(x, n, MPI_DOUBLE, 1, 0, n, MPI_DOUBLE, win);
   y[0] = x[0];
 #elif CASE == 2
-  // OP: mpi-refused.c:[[@LINE+1]]:3: error: [zymase:unsupported] cannot differentiate 'f': the reduction op of 'MPI_Allreduce' is not differentiated: only MPI_SUM, MPI_PROD, MPI_MAX and MPI_MIN are supported
+  // OP: mpi-refused.c:[[@LINE+1]]:3: error: [zymase:unsupported] cannot differentiate 'f': the reduction op of 'MPI_Allreduce' is not differentiated: only MPI_SUM, MPI_PROD, MPI_MAX, MPI_MIN, MPI_MINLOC and MPI_MAXLOC are supported
   MPI_Allreduce(x, y, n, MPI_DOUBLE, myop, MPI_COMM_WORLD);
 #elif CASE == 3
   // TYPE: mpi-refused.c:[[@LINE+1]]:3: error: [zymase:unsupported] cannot differentiate 'f': the datatype of 'MPI_Allreduce' (argument 4) is not a predefined MPI datatype known when compiling
@@ -42,6 +43,12 @@ double f(double *x, int n) {
 #elif CASE == 5
   // INPLACE: mpi-refused.c:[[@LINE+1]]:3: error: [zymase:unsupported] cannot differentiate 'f': 'MPI_Allreduce' receives MPI_IN_PLACE or a buffer, chosen at run time
   MPI_Allreduce(n > 2 ? MPI_IN_PLACE : x, y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+#elif CASE == 7
+  struct { double v; int i; } p = {x[0], 1}, q;
+  // PAIR: mpi-refused.c:[[@LINE+1]]:3: error: [zymase:unsupported] cannot differentiate 'f': 'MPI_Send': value-index pairs are differentiated in MPI_MINLOC/MPI_MAXLOC reductions only
+  MPI_Send(&p, 1, MPI_DOUBLE_INT, 1, 0, MPI_COMM_WORLD);
+  q = p;
+  y[0] = q.v;
 #elif CASE == 6
 #pragma omp parallel
   {

@@ -1,7 +1,8 @@
 // Gradients through MPI collectives: MPI_Bcast (the root gets every rank's
 // adjoint), MPI_Reduce and MPI_Allreduce with MPI_SUM (also MPI_IN_PLACE,
 // and on MPI_FLOAT), MPI_Gather, MPI_Scatter, MPI_Allgather, MPI_Alltoall,
-// MPI_Scan, MPI_Exscan and MPI_Reduce_scatter_block with MPI_SUM;
+// MPI_Scan, MPI_Exscan and MPI_Reduce_scatter_block with MPI_SUM, and
+// MPI_IN_PLACE in Gather and Scatter (root), Allgather and Scan;
 // each rank checks its slice of the gradient against collective central
 // finite differences (closed forms for Bcast and Allreduce), on 2 and 3
 // ranks.
@@ -126,6 +127,49 @@ double scans(double *x, int n) {
   return global(l);
 }
 
+/* MPI_IN_PLACE: Gather and Scatter at the root, Allgather, Scan. */
+double in_place(double *x, int n) {
+  double all[N * MAXR], l = 0, y[N];
+  int root = zy_size - 1;
+  for (int k = 0; k < N * MAXR; k++)
+    all[k] = x[k % n] * (k + 1) * 0.1;
+  if (zy_rank == root) {
+    for (int i = 0; i < n; i++)
+      all[root * n + i] = sin(x[i]);
+    MPI_Gather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, n, MPI_DOUBLE, root,
+               MPI_COMM_WORLD);
+  } else {
+    for (int i = 0; i < n; i++)
+      y[i] = sin(x[i]);
+    MPI_Gather(y, n, MPI_DOUBLE, NULL, 0, MPI_DOUBLE, root, MPI_COMM_WORLD);
+  }
+  if (zy_rank == root) {
+    for (int k = 0; k < n * zy_size; k++)
+      l += all[k] * all[k] * (k + 1);
+    for (int k = 0; k < n * zy_size; k++)
+      all[k] = all[k] * x[k % n];
+    MPI_Scatter(all, n, MPI_DOUBLE, MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, root,
+                MPI_COMM_WORLD);
+    for (int i = 0; i < n; i++)
+      y[i] = all[root * n + i];
+  } else {
+    MPI_Scatter(NULL, 0, MPI_DOUBLE, y, n, MPI_DOUBLE, root, MPI_COMM_WORLD);
+  }
+  double g[N * MAXR];
+  for (int k = 0; k < N * MAXR; k++)
+    g[k] = x[(k + 1) % n];
+  for (int i = 0; i < n; i++)
+    g[zy_rank * n + i] = y[i] * y[i];
+  MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, g, n, MPI_DOUBLE,
+                MPI_COMM_WORLD);
+  for (int k = 0; k < n * zy_size; k++)
+    l += g[k] * (k % 4 + 1) * (zy_rank + 1);
+  MPI_Scan(MPI_IN_PLACE, y, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  for (int i = 0; i < n; i++)
+    l += y[i] * y[i] * y[i];
+  return global(l);
+}
+
 static double x0(int rank, int i) { return 0.4 + 0.15 * i + 0.1 * rank; }
 
 int main(int argc, char **argv) {
@@ -160,5 +204,6 @@ int main(int argc, char **argv) {
   ZY_CHECK_GRAD("gather_scatter", gather_scatter, x, N, dx);
   ZY_CHECK_GRAD("allgather_alltoall", allgather_alltoall, x, N, dx);
   ZY_CHECK_GRAD("scans", scans, x, N, dx);
+  ZY_CHECK_GRAD("in_place", in_place, x, N, dx);
   return zy_mpi_finish();
 }

@@ -6,9 +6,10 @@
 // LLVM 22 only; switch to the OpenMP lit feature where it exists.)
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // REQUIRES: mpi, llvm22
-// RUN: %clang -O0 -fopenmp %s %mpi-flags -lm -o %t0 && env OMP_NUM_THREADS=2
-// %mpirun 2 %t0 RUN: %clang -O2 -fopenmp %s %mpi-flags -lm -o %t2 && env
-// OMP_NUM_THREADS=2 %mpirun 3 %t2
+// RUN: %clang -O0 -fopenmp %s %mpi-flags -lm -o %t0
+// RUN: env OMP_NUM_THREADS=2 %mpirun 2 %t0
+// RUN: %clang -O2 -fopenmp %s %mpi-flags -lm -o %t2
+// RUN: env OMP_NUM_THREADS=2 %mpirun 3 %t2
 #include "mpi_check.h"
 
 enum { N = 64, STEPS = 10 };

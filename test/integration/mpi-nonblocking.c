@@ -4,7 +4,8 @@
 // (from MPI_ANY_SOURCE) completed one at a time by MPI_Wait in the other
 // order, requests reused in a loop of steps, and completion found by
 // MPI_Test in a loop, MPI_Testall, MPI_Waitany, MPI_Testany and
-// MPI_Waitsome, and floats through persistent requests; each rank checks
+// MPI_Waitsome, floats through persistent requests, and MPI_Iallreduce
+// (also in place), MPI_Ibcast and MPI_Ireduce; each rank checks
 // its
 // slice of the gradient against collective central finite differences,
 // on 2 and 3 ranks.
@@ -137,6 +138,26 @@ double any_some(double *x, int n) {
   return global(l);
 }
 
+/* Nonblocking collectives, completed together. */
+double icoll(double *x, int n) {
+  double y[N], b[N], r[N], z[N], l = 0;
+  int root = zy_size - 1;
+  for (int i = 0; i < n; i++)
+    y[i] = sin(x[i]), b[i] = x[i] * x[i], z[i] = x[i] * (zy_rank + 1);
+  MPI_Request q[4];
+  MPI_Iallreduce(MPI_IN_PLACE, y, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD,
+                 &q[0]);
+  MPI_Ibcast(b, n, MPI_DOUBLE, root, MPI_COMM_WORLD, &q[1]);
+  MPI_Ireduce(z, r, n, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD, &q[2]);
+  double w[N];
+  MPI_Iallreduce(x, w, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &q[3]);
+  MPI_Waitall(4, q, MPI_STATUSES_IGNORE);
+  for (int i = 0; i < n; i++)
+    l += y[i] * y[i] * (zy_rank + 1) + b[i] * w[i] +
+         (zy_rank ? 0 : r[i] * r[i]);
+  return global(l);
+}
+
 /* Floats through persistent requests, started twice. */
 double persistent_float(double *x, int n) {
   float s[N], r[N];
@@ -169,6 +190,7 @@ int main(int argc, char **argv) {
   ZY_CHECK_GRAD("steps", steps, x, N, dx);
   ZY_CHECK_GRAD("polled", polled, x, N, dx);
   ZY_CHECK_GRAD("any_some", any_some, x, N, dx);
+  ZY_CHECK_GRAD("icoll", icoll, x, N, dx);
   zy_fd_h = 1e-3, zy_fd_tol = 1e-3;
   ZY_CHECK_GRAD("persistent_float", persistent_float, x, N, dx);
   return zy_mpi_finish();

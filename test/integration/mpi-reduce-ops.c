@@ -1,10 +1,10 @@
-// Gradients through MPI_Reduce and MPI_Allreduce with MPI_MAX, MPI_MIN and
-// MPI_PROD: the adjoint of a maximum or minimum goes to the rank (and
-// element) that won, the lowest rank among ties; a product's to each rank
-// times the other ranks' factors, also with a zero factor; MPI_IN_PLACE
-// too, also in a function of its own (split mode).  Collective central
-// finite differences where the loss is smooth,
-// closed forms for ties and zeros, on 2 and 3 ranks.
+// Gradients through MPI_Reduce and MPI_Allreduce with MPI_MAX, MPI_MIN,
+// MPI_PROD, and MPI_MAXLOC/MPI_MINLOC on MPI_DOUBLE_INT pairs: the adjoint
+// of a maximum or minimum goes to the rank (and element) that won, the
+// lowest rank among ties; a product's to each rank times the other ranks'
+// factors, also with a zero factor; MPI_IN_PLACE too, also in a function
+// of its own (split mode).  Collective central finite differences where
+// the loss is smooth, closed forms for ties and zeros, on 2 and 3 ranks.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // REQUIRES: mpi
 // RUN: %clang -O0 %s %mpi-flags -lm -o %t0 && %mpirun 2 %t0 && %mpirun 3 %t0
@@ -76,6 +76,30 @@ double prod(double *x, int n) {
   return global(l) / zy_size;
 }
 
+/* MPI_MAXLOC and MPI_MINLOC on MPI_DOUBLE_INT pairs: the value's
+ * adjoint goes to the rank that won, the index carries none. */
+typedef struct {
+  double v;
+  int i;
+} DI;
+
+double loc(double *x, int n) {
+  DI in[N], out[N], r[N];
+  double l = 0;
+  for (int i = 0; i < n; i++)
+    in[i].v = sin(3 * x[i] + zy_rank), in[i].i = 10 * zy_rank + i;
+  MPI_Allreduce(in, out, n, MPI_DOUBLE_INT, MPI_MAXLOC, MPI_COMM_WORLD);
+  for (int i = 0; i < n; i++)
+    l += out[i].v * (i + 1) + 0.001 * out[i].i;
+  for (int i = 0; i < n; i++)
+    in[i].v = x[i] * x[i] * (zy_rank + 1), in[i].i = zy_rank;
+  MPI_Reduce(in, r, n, MPI_DOUBLE_INT, MPI_MINLOC, 0, MPI_COMM_WORLD);
+  if (zy_rank == 0)
+    for (int i = 0; i < n; i++)
+      l += r[i].v * r[i].v * (r[i].i + 1);
+  return global(l);
+}
+
 /* Collectives in a function of its own (not inlined): differentiated
  * through its augmented forward and reverse functions. */
 static __attribute__((noinline)) void mix(double *v, double *w, int n) {
@@ -112,6 +136,7 @@ int main(int argc, char **argv) {
   ZY_CHECK_GRAD("maxmin", maxmin, x, N, dx);
   ZY_CHECK_GRAD("reduce_max", reduce_max, x, N, dx);
   ZY_CHECK_GRAD("callee", callee, x, N, dx);
+  ZY_CHECK_GRAD("loc", loc, x, N, dx);
   double t[N];
   for (int i = 0; i < N; i++)
     t[i] = 0.5 + i;

@@ -9,7 +9,7 @@
 // RUN: %if mpich %{ %clang -O2 %s %mpich-flags -lm -o %t5 %}
 // RUN: %if mpich %{ %not %mpichrun 2 %t5 2>&1 | %FileCheck %s %}
 // CHECK: zymase: an MPI request with derivatives was not completed by MPI_Wait
-// or MPI_Waitall in the differentiated code
+// CHECK-SAME: {{ }}or MPI_Waitall in the differentiated code
 #include "mpi_check.h"
 
 static MPI_Request pending;
