@@ -2,10 +2,10 @@
 // equation of mpi-heat.c with its stencil in an OpenMP parallel loop and
 // the halo exchange (MPI_Sendrecv) outside it; 2 threads per rank, 2 and 3
 // ranks; the gradient is checked against collective central finite
-// differences.  (libomp's headers and library come with clang 22 here:
-// LLVM 22 only; switch to the OpenMP lit feature where it exists.)
+// differences.  (Lit feature `openmp`: on LLVM 19 the test suite supplies
+// the other installed LLVM's omp.h.)
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// REQUIRES: mpi, llvm22
+// REQUIRES: mpi, openmp
 // RUN: %clang -O0 -fopenmp %s %mpi-flags -lm -o %t0
 // RUN: env OMP_NUM_THREADS=2 %mpirun 2 %t0
 // RUN: %clang -O2 -fopenmp %s %mpi-flags -lm -o %t2
