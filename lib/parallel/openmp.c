@@ -156,18 +156,20 @@ static LLVMTypeRef ptr_t(LLVMContextRef c) {
   return LLVMPointerTypeInContext(c, 0);
 }
 
-/* A call of runtime function `name` of type void/i32 (ptrs and i32s). */
-static LLVMValueRef rt_call(LLVMBuilderRef b, const char *name,
+LLVMValueRef zy_omp_rt_call(LLVMBuilderRef b, const char *name,
                             LLVMTypeRef ret, LLVMValueRef *args, unsigned n) {
   LLVMTypeRef ts[8];
+  ZY_ASSERT(n <= 8);
   for (unsigned k = 0; k < n; k++)
     ts[k] = LLVMTypeOf(args[k]);
   LLVMTypeRef fty = LLVMFunctionType(ret, ts, n, 0);
-  LLVMModuleRef m = zy_builder_module(b);
-  LLVMValueRef f = LLVMGetNamedFunction(m, name);
-  if (!f)
-    f = LLVMAddFunction(m, name, fty);
+  LLVMValueRef f = zy_runtime_fn(zy_builder_module(b), name, fty);
   return LLVMBuildCall2(b, fty, f, args, n, "");
+}
+
+LLVMValueRef zy_omp_gtid(LLVMBuilderRef b, LLVMValueRef loc) {
+  return zy_omp_rt_call(b, "__kmpc_global_thread_num",
+                        LLVMInt32TypeInContext(ctx_of(loc)), &loc, 1);
 }
 
 static LLVMValueRef i32c(LLVMContextRef c, long long v) {
@@ -180,7 +182,7 @@ static LLVMValueRef i64c(LLVMContextRef c, long long v) {
 
 static void barrier(LLVMBuilderRef b, LLVMValueRef loc, LLVMValueRef tid) {
   LLVMValueRef args[2] = {loc, tid};
-  rt_call(b, "__kmpc_barrier", LLVMVoidTypeInContext(ctx_of(loc)), args, 2);
+  zy_omp_rt_call(b, "__kmpc_barrier", LLVMVoidTypeInContext(ctx_of(loc)), args, 2);
 }
 
 /* The slot counting the releases of lock `lock`: one of 64 in a table
@@ -393,10 +395,10 @@ static void reduce_as_critical(LLVMBuilderRef b, LLVMValueRef call,
                           LLVMGetOperand(call, row->lock)};
   const char *name = LLVMGetValueName(LLVMGetCalledValue(call));
   if (row->kind == ZY_OMP_REDUCE) {
-    rt_call(b, "__kmpc_critical", LLVMVoidTypeInContext(c), args, 3);
+    zy_omp_rt_call(b, "__kmpc_critical", LLVMVoidTypeInContext(c), args, 3);
     LLVMReplaceAllUsesWith(call, i32c(c, 1));
   } else {
-    rt_call(b, "__kmpc_end_critical", LLVMVoidTypeInContext(c), args, 3);
+    zy_omp_rt_call(b, "__kmpc_end_critical", LLVMVoidTypeInContext(c), args, 3);
     if (!strcmp(name, "__kmpc_end_reduce")) /* ends with a barrier */
       barrier(b, args[0], args[1]);
   }

@@ -19,25 +19,8 @@ static LLVMTypeRef ptr_t(LLVMContextRef c) {
   return LLVMPointerTypeInContext(c, 0);
 }
 
-static LLVMValueRef rt(LLVMModuleRef m, const char *name, LLVMTypeRef fty) {
-  LLVMValueRef f = LLVMGetNamedFunction(m, name);
-  return f ? f : LLVMAddFunction(m, name, fty);
-}
-
 static LLVMValueRef call0(LLVMBuilderRef b, const char *name, LLVMTypeRef ret) {
-  LLVMTypeRef fty = LLVMFunctionType(ret, NULL, 0, 0);
-  return LLVMBuildCall2(b, fty, rt(zy_builder_module(b), name, fty), NULL, 0,
-                        "");
-}
-
-static LLVMValueRef calln(LLVMBuilderRef b, const char *name, LLVMTypeRef ret,
-                          LLVMValueRef *args, unsigned n) {
-  LLVMTypeRef ts[4];
-  for (unsigned k = 0; k < n; k++)
-    ts[k] = LLVMTypeOf(args[k]);
-  LLVMTypeRef fty = LLVMFunctionType(ret, ts, n, 0);
-  return LLVMBuildCall2(b, fty, rt(zy_builder_module(b), name, fty), args, n,
-                        "");
+  return zy_omp_rt_call(b, name, ret, NULL, 0);
 }
 
 static LLVMTypeRef fork_type(LLVMContextRef c) {
@@ -55,7 +38,8 @@ static void fork(LLVMBuilderRef b, LLVMValueRef loc, LLVMValueRef fn,
   all[2] = fn;
   memcpy(all + 3, args, n * sizeof *args);
   LLVMTypeRef fty = fork_type(c);
-  LLVMBuildCall2(b, fty, rt(zy_builder_module(b), "__kmpc_fork_call", fty),
+  LLVMBuildCall2(b, fty,
+                 zy_runtime_fn(zy_builder_module(b), "__kmpc_fork_call", fty),
                  all, n + 3, "");
   free(all);
 }
@@ -143,7 +127,7 @@ static LLVMValueRef wrapper(ZyGen *g, LLVMValueRef body, LLVMValueRef fn,
     LLVMValueRef args[3] = {LLVMConstInt(i32, 2, 0),
                             LLVMBuildGlobalStringPtr(b, msg, "zymase.msg"),
                             LLVMConstInt(i64, sizeof msg - 1, 0)};
-    calln(b, "write", i64, args, 3);
+    zy_omp_rt_call(b, "write", i64, args, 3);
     call0(b, "abort", LLVMVoidTypeInContext(c));
     LLVMBuildUnreachable(b);
   }
@@ -160,7 +144,7 @@ static LLVMValueRef wrapper(ZyGen *g, LLVMValueRef body, LLVMValueRef fn,
   if (fwd) { /* the table is ready once every thread is past the barrier */
     LLVMValueRef tid = LLVMBuildLoad2(b, i32, LLVMGetParam(w, 0), "");
     LLVMValueRef bargs[2] = {loc, tid};
-    calln(b, "__kmpc_barrier", LLVMVoidTypeInContext(c), bargs, 2);
+    zy_omp_rt_call(b, "__kmpc_barrier", LLVMVoidTypeInContext(c), bargs, 2);
     r = LLVMBuildCall2(b, ft, fn, args, nf, "");
   }
   LLVMValueRef tapes =
@@ -264,9 +248,9 @@ int zy_omp_reverse_region(ZyGen *g, LLVMValueRef call) {
   /* As many threads as the forward had (the wrapper checks it). */
   LLVMValueRef nt = LLVMBuildTrunc(g->b, LLVMBuildLoad2(g->b, i64, table, ""),
                                    i32, "");
-  LLVMValueRef tid = calln(g->b, "__kmpc_global_thread_num", i32, &loc, 1);
+  LLVMValueRef tid = zy_omp_gtid(g->b, loc);
   LLVMValueRef pargs[3] = {loc, tid, nt};
-  calln(g->b, "__kmpc_push_num_threads", LLVMVoidTypeInContext(c), pargs, 3);
+  zy_omp_rt_call(g->b, "__kmpc_push_num_threads", LLVMVoidTypeInContext(c), pargs, 3);
   unsigned n = LLVMGetNumArgOperands(call);
   LLVMValueRef *args = calloc(2 * n + 2, sizeof *args);
   unsigned k = region_args(g, call, sig, zy_lookup, zy_shadow_lookup, args);
@@ -351,17 +335,15 @@ static void lock_op(ZyGen *g, LLVMValueRef call, const ZyOmpCall *row,
   LLVMTypeRef v = LLVMVoidTypeInContext(c);
   if (!strncmp(name, "omp_", 4)) {
     int nest = strstr(name, "nest") != NULL;
-    calln(g->b, enter ? (nest ? "omp_set_nest_lock" : "omp_set_lock")
+    zy_omp_rt_call(g->b, enter ? (nest ? "omp_set_nest_lock" : "omp_set_lock")
                       : (nest ? "omp_unset_nest_lock" : "omp_unset_lock"),
           v, &lock, 1);
     return;
   }
   (void)row;
   LLVMValueRef loc = zy_lookup(g, LLVMGetOperand(call, 0));
-  LLVMValueRef args[3] = {loc, NULL, lock};
-  args[1] = calln(g->b, "__kmpc_global_thread_num", LLVMInt32TypeInContext(c),
-                  &loc, 1);
-  calln(g->b, enter ? "__kmpc_critical" : "__kmpc_end_critical", v, args, 3);
+  LLVMValueRef args[3] = {loc, zy_omp_gtid(g->b, loc), lock};
+  zy_omp_rt_call(g->b, enter ? "__kmpc_critical" : "__kmpc_end_critical", v, args, 3);
 }
 
 int zy_omp_reverse_sync(ZyGen *g, LLVMValueRef call) {
@@ -370,10 +352,8 @@ int zy_omp_reverse_sync(ZyGen *g, LLVMValueRef call) {
   LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
   if (row->kind == ZY_OMP_BARRIER) {
     LLVMValueRef loc = zy_lookup(g, LLVMGetOperand(call, 0));
-    LLVMValueRef args[2] = {loc, NULL};
-    args[1] = calln(g->b, "__kmpc_global_thread_num",
-                    LLVMInt32TypeInContext(c), &loc, 1);
-    calln(g->b, "__kmpc_barrier", LLVMVoidTypeInContext(c), args, 2);
+    LLVMValueRef args[2] = {loc, zy_omp_gtid(g->b, loc)};
+    zy_omp_rt_call(g->b, "__kmpc_barrier", LLVMVoidTypeInContext(c), args, 2);
     return 0;
   }
   LLVMValueRef lock = zy_lookup(g, LLVMGetOperand(call, row->lock));

@@ -61,6 +61,13 @@ void zy_omp_type_regions(LLVMValueRef p);
  * each caller that only the body receives (a shared variable). */
 int zy_omp_unreachable_param(LLVMValueRef body, unsigned k);
 
+/* A call at `b` of runtime function `name` (declared on first use with the
+ * types of `args`, at most 8); the calling thread's libomp id, asked of
+ * the runtime (the reverse runs in another region than the forward). */
+LLVMValueRef zy_omp_rt_call(LLVMBuilderRef b, const char *name,
+                            LLVMTypeRef ret, LLVMValueRef *args, unsigned n);
+LLVMValueRef zy_omp_gtid(LLVMBuilderRef b, LLVMValueRef loc);
+
 /* Whether `call` is a parallel region made by zy_omp_prepare; its source
  * location (ident_t*) and the body as the program forked it. */
 int zy_omp_is_region(LLVMValueRef call);
