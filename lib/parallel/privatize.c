@@ -125,6 +125,24 @@ static ZyPriv *priv_of(ZyGen *g, LLVMValueRef obj, ZyLoop *l) {
   return NULL;
 }
 
+/* Whether value `v` changes with the iterations of loop `l` itself (it
+ * depends on a phi of l's header): each iteration then reads its own part
+ * of the memory, and a per-thread buffer would be as large as the part of
+ * the array the thread's iterations read, for one add each (`x[i]` read
+ * in two loops: atomic adds cost less than such a buffer). */
+static int varies_with(ZyGen *g, LLVMValueRef v, ZyLoop *l, ZyMap *seen) {
+  if (!LLVMIsAInstruction(v) || zy_map_has(seen, v) ||
+      !in_loop(g, LLVMGetInstructionParent(v), l))
+    return 0;
+  zy_map_put(seen, v, v);
+  if (LLVMIsAPHINode(v) && LLVMGetInstructionParent(v) == l->header)
+    return 1;
+  for (int k = 0; k < LLVMGetNumOperands(v); k++)
+    if (varies_with(g, LLVMGetOperand(v, k), l, seen))
+      return 1;
+  return 0;
+}
+
 /* Whether the shadow of load `q` may be privatized in loop `l`; the stores
  * that may write its memory are added to `stores`. */
 static int privatizable(ZyGen *g, LLVMValueRef q, ZyLoop *l, ZyVec *stores) {
@@ -136,6 +154,11 @@ static int privatizable(ZyGen *g, LLVMValueRef q, ZyLoop *l, ZyVec *stores) {
     return 0; /* another object in each iteration */
   if (!LLVMIsAArgument(o) && !LLVMIsALoadInst(o) && !LLVMIsAGlobalVariable(o))
     return 0;
+  ZyMap seen = {0};
+  int varies = varies_with(g, p, l, &seen);
+  zy_map_free(&seen);
+  if (varies)
+    return 0; /* what every iteration reads is what gains */
   LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(q));
   return (k == LLVMDoubleTypeKind || k == LLVMFloatTypeKind) &&
          !written_in(g, l, p, stores);
