@@ -10,7 +10,7 @@ import lit.formats
 
 config.name = "Zymase"
 config.test_format = lit.formats.ShTest(True)
-config.suffixes = [".ll", ".c", ".cpp", ".cu"]
+config.suffixes = [".ll", ".c", ".cpp", ".cu", ".hip"]
 config.test_source_root = os.path.dirname(__file__)
 
 site = lit_config.params.get("zymase_site")
@@ -98,6 +98,12 @@ cuda_path = os.environ.get("ZYMASE_CUDA_PATH", "/usr/local/cuda")
 if int(config.llvm_major) >= 22 and \
         os.path.exists(os.path.join(cuda_path, "include", "cuda_runtime.h")):
     config.available_features.add("cuda")
+# Feature `hip` when the HIP headers of Debian's libamdhip64-dev (HIP 5.2)
+# are installed (tools/install-deps), for the HIP programs (test/gpu/*.hip).
+hip_include = os.environ.get("ZYMASE_HIP_INCLUDE", "/usr/include")
+if int(config.llvm_major) >= 22 and \
+        os.path.exists(os.path.join(hip_include, "hip", "hip_runtime.h")):
+    config.available_features.add("hip")
 config.substitutions.append(("%gpu-clang", (
     f"env ZYMASE_PLUGIN={plugin} ZYMASE_CLANG={bin}/clang "
     f"{os.path.join(config.zymase_src, 'tools', 'zymase-clang')} --gpu-on-cpu "

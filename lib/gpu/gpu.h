@@ -1,5 +1,5 @@
-/* gpu.h - GPU on CPU: retargets device IR (nvptx64) to the host, so that
- * its kernels run on CPU threads under runtime/gpu-on-cpu.
+/* gpu.h - GPU on CPU: retargets device IR (nvptx64, amdgcn) to the host,
+ * so that its kernels run on CPU threads under runtime/gpu-on-cpu.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef ZY_GPU_GPU_H
 #define ZY_GPU_GPU_H
@@ -11,7 +11,8 @@ extern "C" {
 #endif
 
 /* The module pass zymase-gpu-to-host.  `m` is the device module of one
- * CUDA translation unit (triple nvptx64-*), after the device pipeline (and
+ * CUDA or HIP translation unit (triple nvptx64-* or amdgcn-*: warps of 64
+ * lanes), after the device pipeline (and
  * the AD pass) ran on it.  Rewrites it into a host module: GPU intrinsics
  * become calls of the runtime (runtime/gpu-on-cpu/zymase_gpu.h), __shared__
  * variables become offsets into the block's shared arena, kernels become C

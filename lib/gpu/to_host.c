@@ -1,5 +1,6 @@
-/* to_host.c - the module pass zymase-gpu-to-host: device IR (nvptx64) made
- * into host IR whose kernels the GPU-on-CPU runtime runs on CPU threads.
+/* to_host.c - the module pass zymase-gpu-to-host: device IR (nvptx64 for
+ * CUDA, amdgcn for HIP) made into host IR whose kernels the GPU-on-CPU
+ * runtime runs on CPU threads.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "gpu.h"
 
@@ -26,10 +27,19 @@ static const GpuMap gpu_map[] = {
 #undef ZY_GPU_INTRINSIC
 };
 
-enum { CC_PTX_KERNEL = 71, CC_PTX_DEVICE = 72, AS_SHARED = 3 };
+enum {
+  CC_PTX_KERNEL = 71,
+  CC_PTX_DEVICE = 72,
+  CC_AMDGPU_KERNEL = 91,
+  AS_SHARED = 3,
+  /* The runtime's kernel flags (runtime/gpu-on-cpu/zymase_gpu.h). */
+  KERNEL_SYNC = 1,
+  KERNEL_WAVE64 = 2
+};
 
 static int nerrors;
 static LLVMModuleRef cur_module;
+static int amdgcn; /* HIP device IR: warps of 64 lanes */
 
 /* Reports "[zymase:gpu] 'fn': <what>" at `inst` (may be NULL); without
  * `fn`, about the module. */
@@ -114,7 +124,10 @@ static void map_intrinsics(LLVMModuleRef m) {
     const GpuMap *row = find_map(name);
     if (!row) {
       LLVMValueRef call = first_call(fn);
-      if (!strncmp(name, "llvm.nvvm.", 10) && call)
+      if ((!strncmp(name, "llvm.nvvm.", 10) ||
+           !strncmp(name, "llvm.amdgcn.", 12) ||
+           !strncmp(name, "__ockl_", 7)) &&
+          call)
         gpu_error(inst_function(call), call, "%s has no CPU version", name);
       continue;
     }
@@ -149,16 +162,17 @@ static void check_bodies(LLVMModuleRef m) {
         size_t len;
         const char *asm_text =
             LLVMGetInlineAsmAsmString(LLVMGetCalledValue(i), &len);
-        gpu_error(fn, i, "inline PTX assembly '%.*s' cannot run on the CPU",
-                  (int)len, asm_text);
+        gpu_error(fn, i, "inline %s assembly '%.*s' cannot run on the CPU",
+                  amdgcn ? "AMDGPU" : "PTX", (int)len, asm_text);
       }
   }
 }
 
 /* Whether `fn` is a kernel: the ptx_kernel calling convention (LLVM 22)
- * or a "kernel" entry of !nvvm.annotations (LLVM 19). */
+ * or a "kernel" entry of !nvvm.annotations (LLVM 19); amdgpu_kernel. */
 static int is_kernel(LLVMModuleRef m, LLVMValueRef fn) {
-  if (LLVMGetFunctionCallConv(fn) == CC_PTX_KERNEL)
+  unsigned cc = LLVMGetFunctionCallConv(fn);
+  if (cc == CC_PTX_KERNEL || cc == CC_AMDGPU_KERNEL)
     return 1;
   unsigned n = LLVMGetNamedMetadataNumOperands(m, "nvvm.annotations");
   if (!n)
@@ -286,12 +300,18 @@ static LLVMValueRef kernel_entry(LLVMModuleRef m, LLVMValueRef k) {
   LLVMTypeRef *types = malloc((n + 1) * sizeof *types);
   LLVMGetParamTypes(kty, types);
   unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
+  unsigned byref = LLVMGetEnumAttributeKindForName("byref", 5);
   for (unsigned i = 0; i < n; i++) {
     LLVMValueRef idx = LLVMConstInt(LLVMInt64TypeInContext(c), i, 0);
     LLVMValueRef slot = LLVMBuildGEP2(b, ptr, LLVMGetParam(e, 0), &idx, 1, "");
     LLVMValueRef p = LLVMBuildLoad2(b, ptr, slot, "");
-    if (LLVMGetEnumAttributeAtIndex(k, i + 1, byval))
-      args[i] = p;
+    /* Aggregates: byval (nvptx64), byref in the constant space (amdgcn). */
+    if (LLVMGetEnumAttributeAtIndex(k, i + 1, byval) ||
+        LLVMGetEnumAttributeAtIndex(k, i + 1, byref))
+      args[i] = LLVMGetTypeKind(types[i]) == LLVMPointerTypeKind &&
+                        LLVMGetPointerAddressSpace(types[i])
+                    ? LLVMBuildAddrSpaceCast(b, p, types[i], "")
+                    : p;
     else {
       args[i] = LLVMBuildLoad2(b, types[i], p, "");
       LLVMSetAlignment(args[i], 1);
@@ -364,17 +384,20 @@ static void register_module(LLVMModuleRef m, unsigned long long shared) {
       continue;
     LLVMValueRef seen[1024];
     unsigned nseen = 0;
-    int sync = synchronizes(fn, seen, &nseen, 1024);
+    int flags = synchronizes(fn, seen, &nseen, 1024) ? KERNEL_SYNC : 0;
+    if (amdgcn)
+      flags |= KERNEL_WAVE64;
     LLVMValueRef args[5] = {unit, cstring(m, LLVMGetValueName(fn)),
                             kernel_entry(m, fn), LLVMConstInt(i64, shared, 0),
-                            LLVMConstInt(i64, sync, 0)};
+                            LLVMConstInt(i64, flags, 0)};
     LLVMBuildCall2(b, reg_kernel_ty, reg_kernel, args, 5, "");
   }
   LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
   for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
     unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(g));
     if (LLVMIsDeclaration(g) || (as != 1 && as != 4) ||
-        LLVMGetLinkage(g) == LLVMPrivateLinkage)
+        LLVMGetLinkage(g) == LLVMPrivateLinkage ||
+        !strncmp(LLVMGetValueName(g), "llvm.", 5))
       continue;
     /* __constant__ memory is written by cudaMemcpyToSymbol. */
     if (LLVMIsExternallyInitialized(g))
@@ -397,7 +420,8 @@ static void strip_target_attrs(LLVMValueRef fn) {
 }
 
 /* Step 5: every definition internal (the host module defines the same
- * names: shadows of device variables, __host__ __device__ functions);
+ * names: shadows of device variables, __host__ __device__ functions),
+ * every declaration of default visibility;
  * PTX calling conventions and target attributes dropped; unused
  * declarations (the threadIdx builtins' variables) deleted.  Under
  * -zymase-gpu-sanitize-thread (-address) every function is marked for
@@ -407,12 +431,14 @@ static void internalize(LLVMModuleRef m) {
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = next) {
     next = LLVMGetNextFunction(fn);
     unsigned cc = LLVMGetFunctionCallConv(fn);
-    if (cc == CC_PTX_KERNEL || cc == CC_PTX_DEVICE)
+    if (cc == CC_PTX_KERNEL || cc == CC_PTX_DEVICE || cc == CC_AMDGPU_KERNEL)
       LLVMSetFunctionCallConv(fn, LLVMCCallConv);
     strip_target_attrs(fn);
     if (LLVMIsDeclaration(fn)) {
       if (!LLVMGetFirstUse(fn))
         LLVMDeleteFunction(fn);
+      else /* amdgcn declares them hidden; the runtime has them */
+        LLVMSetVisibility(fn, LLVMDefaultVisibility);
       continue;
     }
     LLVMSetLinkage(fn, LLVMInternalLinkage);
@@ -429,7 +455,7 @@ static void internalize(LLVMModuleRef m) {
         if (!LLVMIsACallInst(i) && !LLVMIsAInvokeInst(i))
           continue;
         cc = LLVMGetInstructionCallConv(i);
-        if (cc == CC_PTX_KERNEL || cc == CC_PTX_DEVICE)
+        if (cc == CC_PTX_KERNEL || cc == CC_PTX_DEVICE || cc == CC_AMDGPU_KERNEL)
           LLVMSetInstructionCallConv(i, LLVMCCallConv);
       }
   }
@@ -438,6 +464,9 @@ static void internalize(LLVMModuleRef m) {
     if (LLVMIsDeclaration(g)) {
       if (!LLVMGetFirstUse(g))
         LLVMDeleteGlobal(g);
+      else /* amdgcn's are protected: a symbol even when only dead loads
+              (Enzyme's markers at -O0) read it */
+        LLVMSetVisibility(g, LLVMDefaultVisibility);
       continue;
     }
     if (!strncmp(LLVMGetValueName(g), "llvm.", 5))
@@ -449,13 +478,48 @@ static void internalize(LLVMModuleRef m) {
   }
 }
 
+/* amdgcn's allocas are in the private space (5); the host's in 0.  Each
+ * becomes a host alloca cast to the private space, which the host takes
+ * as the same address.  Runs after the host's data layout is set. */
+static void host_allocas(LLVMModuleRef m) {
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn;
+       fn = LLVMGetNextFunction(fn))
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+         bb = LLVMGetNextBasicBlock(bb)) {
+      LLVMValueRef next;
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = next) {
+        next = LLVMGetNextInstruction(i);
+        if (!LLVMIsAAllocaInst(i) ||
+            !LLVMGetPointerAddressSpace(LLVMTypeOf(i)))
+          continue;
+        size_t len;
+        const char *old = LLVMGetValueName2(i, &len);
+        char *name = strndup(old, len);
+        LLVMSetValueName2(i, "", 0);
+        LLVMPositionBuilderBefore(b, i);
+        LLVMValueRef a = LLVMBuildArrayAlloca(b, LLVMGetAllocatedType(i),
+                                              LLVMGetOperand(i, 0), "");
+        LLVMSetValueName2(a, name ? name : "", name ? len : 0);
+        free(name);
+        LLVMSetAlignment(a, LLVMGetAlignment(i));
+        LLVMValueRef cast = LLVMBuildAddrSpaceCast(b, a, LLVMTypeOf(i), "");
+        LLVMReplaceAllUsesWith(i, cast);
+        LLVMInstructionEraseFromParent(i);
+      }
+    }
+  LLVMDisposeBuilder(b);
+}
+
 int zy_gpu_to_host(LLVMModuleRef m) {
   nerrors = 0;
   cur_module = m;
   const char *triple = LLVMGetTarget(m);
-  if (strncmp(triple, "nvptx", 5)) {
+  amdgcn = !strncmp(triple, "amdgcn", 6);
+  if (strncmp(triple, "nvptx", 5) && !amdgcn) {
     gpu_error(NULL, NULL,
-              "zymase-gpu-to-host expects device IR (nvptx64), not '%s'",
+              "zymase-gpu-to-host expects device IR (nvptx64 or amdgcn), not "
+              "'%s'",
               triple);
     return -1;
   }
@@ -467,6 +531,8 @@ int zy_gpu_to_host(LLVMModuleRef m) {
     gpu_error(NULL, NULL, "no host target to retarget the device code to");
     return -1;
   }
+  if (amdgcn)
+    host_allocas(m);
   unsigned long long shared = lower_shared(m);
   if (nerrors)
     return -1;

@@ -73,7 +73,7 @@ static int same_unit(const char *a, const char *b) {
 
 void __zy_gpu_register_kernel(const char *unit, const char *name,
                               void (*entry)(void **), uint64_t static_shared,
-                              uint64_t synchronizes) {
+                              uint64_t flags) {
   int status = -1;
   char *display =
       __cxa_demangle ? __cxa_demangle(name, NULL, NULL, &status) : NULL;
@@ -85,7 +85,8 @@ void __zy_gpu_register_kernel(const char *unit, const char *name,
                                    entry,
                                    static_shared,
                                    0,
-                                   synchronizes != 0};
+                                   (flags & ZG_KERNEL_SYNC) != 0,
+                                   (flags & ZG_KERNEL_WAVE64) != 0};
   pthread_mutex_unlock(&reg_mu);
 }
 

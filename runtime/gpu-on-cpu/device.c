@@ -53,6 +53,10 @@ static int format_one(char *out, size_t n, const char *spec, char conv,
 }
 
 int __zy_gpu_vprintf(const char *fmt, const void *argbuf) {
+  return zg_vfprintf(stdout, fmt, argbuf);
+}
+
+int zg_vfprintf(FILE *f, const char *fmt, const void *argbuf) {
   static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
   const char *args = argbuf;
   size_t off = 0, len = 0, cap = 256;
@@ -111,7 +115,7 @@ int __zy_gpu_vprintf(const char *fmt, const void *argbuf) {
     len += (size_t)k;
   }
   pthread_mutex_lock(&mu);
-  fwrite(out, 1, len, stdout);
+  fwrite(out, 1, len, f);
   pthread_mutex_unlock(&mu);
   free(out);
   return (int)len;

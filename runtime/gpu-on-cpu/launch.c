@@ -14,16 +14,18 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The lanes of one warp.  An operation (shuffle, vote, __syncwarp) waits
- * until every live lane its mask names has arrived; the last copies the
- * lanes' values to `out`, which each lane reads before it can arrive at
- * the next operation. */
+/* The lanes of one warp (32 for CUDA, 64 for HIP).  An operation
+ * (shuffle, vote, __syncwarp) waits until every live lane its mask names
+ * has arrived (HIP's operations have no mask: every lane that has not
+ * returned); the last copies the lanes' values to `out`, which each lane
+ * reads before it can arrive at the next operation. */
 typedef struct Warp {
-  unsigned present, exited; /* lanes that exist, that returned */
-  unsigned arrived, mask;   /* of the operation under way      */
+  uint64_t present, exited; /* lanes that exist, that returned */
+  uint64_t arrived, mask;   /* of the operation under way      */
+  int implicit;             /* its mask: the live lanes (HIP)  */
   unsigned long gen;
-  uint32_t in[ZG_WARP], out[ZG_WARP];
-  unsigned outmask;
+  uint32_t in[ZG_WARP_MAX], out[ZG_WARP_MAX];
+  uint64_t outmask;
   pthread_cond_t cv;
 } Warp;
 
@@ -53,10 +55,12 @@ typedef struct Group {
 
 struct Launch {
   ZgKernel *k;
+  unsigned ws; /* lanes per warp */
   ZgDim3 grid, block;
   void **args;
   unsigned long long nblocks;
   atomic_ullong next;
+  ZgDispatch amd; /* what amdgcn code reads of the launch */
 };
 
 typedef struct Thread {
@@ -112,7 +116,7 @@ unsigned __zy_gpu_ctaid_z(void) { return me()->g->ctaid.z; }
 unsigned __zy_gpu_nctaid_x(void) { return me()->g->L->grid.x; }
 unsigned __zy_gpu_nctaid_y(void) { return me()->g->L->grid.y; }
 unsigned __zy_gpu_nctaid_z(void) { return me()->g->L->grid.z; }
-unsigned __zy_gpu_warpsize(void) { return ZG_WARP; }
+unsigned __zy_gpu_warpsize(void) { return me()->g->L->ws; }
 unsigned __zy_gpu_laneid(void) { return me()->lane; }
 unsigned __zy_gpu_lanemask_eq(void) { return 1u << me()->lane; }
 unsigned __zy_gpu_lanemask_lt(void) { return (1u << me()->lane) - 1; }
@@ -132,6 +136,22 @@ unsigned __zy_gpu_clock(void) { return (unsigned)__zy_gpu_clock64(); }
 void __zy_gpu_fence(void) { atomic_thread_fence(memory_order_seq_cst); }
 
 void *__zy_gpu_shared(uint64_t offset) { return me()->g->shared + offset; }
+
+void *__zy_gpu_amd_dispatch_ptr(void) { return &me()->g->L->amd.packet; }
+void *__zy_gpu_amd_implicitarg_ptr(void) { return &me()->g->L->amd.implicit; }
+
+/* The HSA dispatch packet and the code object v5 hidden arguments. */
+static void amd_dispatch(ZgDispatch *d, ZgDim3 grid, ZgDim3 block) {
+  unsigned g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
+  memset(d, 0, sizeof *d);
+  d->packet.setup = 3;
+  for (int i = 0; i < 3; i++) {
+    d->packet.workgroup_size[i] = (uint16_t)b[i];
+    d->packet.grid_size[i] = g[i] * b[i];
+    d->implicit.block_count[i] = g[i];
+    d->implicit.group_size[i] = (uint16_t)b[i];
+  }
+}
 
 /* Called with g->mu held before a thread waits: when every thread of the
  * block that has not returned waits, none can release the others. */
@@ -211,39 +231,51 @@ bool __zy_gpu_barrier_red_or(unsigned id, bool p) {
   return block_barrier(SITE, p, 3);
 }
 
-/* One warp operation: the lanes of `mask` exchange `v`; `out` receives
- * every lane's value, `*who` the lanes that took part. */
-static void warp_op(const char *what, unsigned mask, uint32_t v,
-                    uint32_t out[ZG_WARP], unsigned *who) {
+/* Wakes the lanes of a warp operation that is complete: every lane it
+ * needs arrived (`waiting` of them wait).  Called with g->mu held. */
+static void warp_release(Group *g, Warp *w, unsigned waiting) {
+  memcpy(w->out, w->in, sizeof w->out);
+  w->outmask = w->arrived;
+  g->blocked -= waiting;
+  w->arrived = 0;
+  w->gen++;
+  pthread_cond_broadcast(&w->cv);
+}
+
+/* One warp operation: the lanes of `mask` (the live lanes when
+ * `implicit`) exchange `v`; `out` receives every lane's value, `*who` the
+ * lanes that took part. */
+static void warp_op(const char *what, uint64_t mask, int implicit, uint32_t v,
+                    uint32_t out[ZG_WARP_MAX], uint64_t *who) {
   Thread *t = me();
   Group *g = t->g;
   Warp *w = &g->warps[t->warp];
-  unsigned bit = 1u << t->lane;
+  uint64_t bit = 1ull << t->lane;
   pthread_mutex_lock(&g->mu);
+  if (implicit)
+    mask = w->present & ~w->exited;
   if (!(mask & bit))
-    zg_fatal("%s: %s with mask 0x%08x, which does not name the calling lane "
-             "%u",
-             where(t), what, mask, t->lane);
-  unsigned need = mask & w->present;
+    zg_fatal("%s: %s with mask 0x%08llx, which does not name the calling "
+             "lane %u",
+             where(t), what, (unsigned long long)mask, t->lane);
+  uint64_t need = mask & w->present;
   if (need & w->exited)
-    zg_fatal("%s: %s with mask 0x%08x names lanes that returned (0x%08x)",
-             where(t), what, mask, need & w->exited);
-  if (w->arrived == 0)
+    zg_fatal("%s: %s with mask 0x%08llx names lanes that returned (0x%08llx)",
+             where(t), what, (unsigned long long)mask,
+             (unsigned long long)(need & w->exited));
+  if (w->arrived == 0) {
     w->mask = mask;
-  else if (w->mask != mask)
-    zg_fatal("%s: lanes of warp %u meet in %s with different masks (0x%08x "
-             "and 0x%08x)",
-             where(t), t->warp, what, w->mask, mask);
+    w->implicit = implicit;
+  } else if (w->implicit != implicit || (!implicit && w->mask != mask))
+    zg_fatal("%s: lanes of warp %u meet in %s with different masks (0x%08llx "
+             "and 0x%08llx)",
+             where(t), t->warp, what, (unsigned long long)w->mask,
+             (unsigned long long)mask);
   w->in[t->lane] = v;
   w->arrived |= bit;
-  if (w->arrived == need) {
-    memcpy(w->out, w->in, sizeof w->out);
-    w->outmask = need;
-    g->blocked -= __builtin_popcount(need) - 1;
-    w->arrived = 0;
-    w->gen++;
-    pthread_cond_broadcast(&w->cv);
-  } else {
+  if (w->arrived == need)
+    warp_release(g, w, (unsigned)__builtin_popcountll(need) - 1);
+  else {
     unsigned long gen = w->gen;
     g->blocked++;
     check_deadlock(g, t, what);
@@ -255,15 +287,24 @@ static void warp_op(const char *what, unsigned mask, uint32_t v,
   pthread_mutex_unlock(&g->mu);
 }
 
+int zg_lane(void) { return (int)me()->lane; }
+
+uint64_t zg_warp_exchange(const char *what, uint32_t v,
+                          uint32_t out[ZG_WARP_MAX]) {
+  uint64_t who;
+  warp_op(what, 0, 1, v, out, &who);
+  return who;
+}
+
 enum { SHFL_IDX, SHFL_UP, SHFL_DOWN, SHFL_BFLY };
 
 /* PTX shfl.sync: `c` packs the segment mask (bits 8-12) and the clamp. */
 static uint32_t shfl(int mode, unsigned mask, uint32_t v, int b, int c) {
   static const char *const names[] = {"__shfl_sync", "__shfl_up_sync",
                                       "__shfl_down_sync", "__shfl_xor_sync"};
-  uint32_t vals[ZG_WARP];
-  unsigned who;
-  warp_op(names[mode], mask, v, vals, &who);
+  uint32_t vals[ZG_WARP_MAX];
+  uint64_t who;
+  warp_op(names[mode], mask, 0, v, vals, &who);
   int lane = (int)self->lane;
   int seg = (c >> 8) & 0x1f;
   int max_lane = (lane & seg) | (c & 0x1f & ~seg);
@@ -287,7 +328,7 @@ static uint32_t shfl(int mode, unsigned mask, uint32_t v, int b, int c) {
     ok = j <= max_lane;
     break;
   }
-  if (!ok || j < 0 || j >= ZG_WARP || !(who >> j & 1))
+  if (!ok || j < 0 || j >= (int)ZG_WARP || !(who >> j & 1))
     return v;
   return vals[j];
 }
@@ -316,51 +357,52 @@ ZG_SHFL(down, SHFL_DOWN)
 ZG_SHFL(bfly, SHFL_BFLY)
 
 unsigned __zy_gpu_vote_ballot(unsigned mask, bool p) {
-  uint32_t vals[ZG_WARP];
-  unsigned who, out = 0;
-  warp_op("__ballot_sync", mask, p, vals, &who);
+  uint32_t vals[ZG_WARP_MAX];
+  uint64_t who;
+  unsigned out = 0;
+  warp_op("__ballot_sync", mask, 0, p, vals, &who);
   for (unsigned l = 0; l < ZG_WARP; l++)
     if ((who >> l & 1) && vals[l])
       out |= 1u << l;
   return out;
 }
 bool __zy_gpu_vote_all(unsigned mask, bool p) {
-  uint32_t vals[ZG_WARP];
-  unsigned who;
-  warp_op("__all_sync", mask, p, vals, &who);
+  uint32_t vals[ZG_WARP_MAX];
+  uint64_t who;
+  warp_op("__all_sync", mask, 0, p, vals, &who);
   for (unsigned l = 0; l < ZG_WARP; l++)
     if ((who >> l & 1) && !vals[l])
       return 0;
   return 1;
 }
 bool __zy_gpu_vote_any(unsigned mask, bool p) {
-  uint32_t vals[ZG_WARP];
-  unsigned who;
-  warp_op("__any_sync", mask, p, vals, &who);
+  uint32_t vals[ZG_WARP_MAX];
+  uint64_t who;
+  warp_op("__any_sync", mask, 0, p, vals, &who);
   for (unsigned l = 0; l < ZG_WARP; l++)
     if ((who >> l & 1) && vals[l])
       return 1;
   return 0;
 }
 bool __zy_gpu_vote_uni(unsigned mask, bool p) {
-  uint32_t vals[ZG_WARP];
-  unsigned who;
-  warp_op("__uni_sync", mask, p, vals, &who);
+  uint32_t vals[ZG_WARP_MAX];
+  uint64_t who;
+  warp_op("__uni_sync", mask, 0, p, vals, &who);
   for (unsigned l = 0; l < ZG_WARP; l++)
     if ((who >> l & 1) && !vals[l] != !p)
       return 0;
   return 1;
 }
 void __zy_gpu_syncwarp(unsigned mask) {
-  uint32_t vals[ZG_WARP];
-  unsigned who;
-  warp_op("__syncwarp", mask, 0, vals, &who);
+  uint32_t vals[ZG_WARP_MAX];
+  uint64_t who;
+  warp_op("__syncwarp", mask, 0, 0, vals, &who);
 }
 unsigned __zy_gpu_activemask(void) {
   Thread *t = me();
   Warp *w = &t->g->warps[t->warp];
   pthread_mutex_lock(&t->g->mu);
-  unsigned m = w->present & ~w->exited;
+  unsigned m = (unsigned)(w->present & ~w->exited);
   pthread_mutex_unlock(&t->g->mu);
   return m;
 }
@@ -369,18 +411,21 @@ unsigned __zy_gpu_activemask(void) {
 static void thread_done(Thread *t) {
   Group *g = t->g;
   Warp *w = &g->warps[t->warp];
-  unsigned bit = 1u << t->lane;
+  uint64_t bit = 1ull << t->lane;
   pthread_mutex_lock(&g->mu);
   g->exited++;
   w->exited |= bit;
+  /* A HIP warp operation no longer waits for this lane. */
+  if (w->arrived && w->implicit && w->arrived == (w->present & ~w->exited))
+    warp_release(g, w, (unsigned)__builtin_popcountll(w->arrived));
   if (g->arrived)
     zg_fatal("barrier divergence in %s: it returned while %u threads of the "
              "block wait at __syncthreads",
              where(t), g->arrived);
-  if (w->arrived && (w->mask & bit))
+  if (w->arrived && !w->implicit && (w->mask & bit))
     zg_fatal("%s: it returned while lanes of its warp wait for it in a warp "
-             "operation (mask 0x%08x)",
-             where(t), w->mask);
+             "operation (mask 0x%08llx)",
+             where(t), (unsigned long long)w->mask);
   if (g->blocked && g->blocked == g->nthreads - g->exited)
     check_deadlock(g, t, "its return");
   pthread_mutex_unlock(&g->mu);
@@ -455,13 +500,14 @@ static void group_init(Group *g, Launch *L, unsigned n, size_t shared) {
   pthread_barrier_init(&g->end, NULL, n);
   pthread_mutex_init(&g->mu, NULL);
   pthread_cond_init(&g->cv, NULL);
-  g->nwarps = (n + ZG_WARP - 1) / ZG_WARP;
+  unsigned ws = L->ws;
+  g->nwarps = (n + ws - 1) / ws;
   g->warps = calloc(g->nwarps, sizeof *g->warps);
   if (!g->shared || !g->warps)
     zg_fatal("out of memory for a block of kernel '%s'", L->k->display);
   for (unsigned i = 0; i < g->nwarps; i++) {
-    unsigned lanes = n - i * ZG_WARP < ZG_WARP ? n - i * ZG_WARP : ZG_WARP;
-    g->warps[i].present = lanes == 32 ? ~0u : (1u << lanes) - 1;
+    unsigned lanes = n - i * ws < ws ? n - i * ws : ws;
+    g->warps[i].present = lanes == 64 ? ~0ull : (1ull << lanes) - 1;
     pthread_cond_init(&g->warps[i].cv, NULL);
   }
 }
@@ -526,8 +572,15 @@ int zg_launch(ZgKernel *k, ZgDim3 grid, ZgDim3 block, size_t dyn, void **args) {
                       (unsigned long long)(k->static_shared + dyn),
                       (unsigned long long)k->static_shared, dyn,
                       (unsigned long long)limit);
-  Launch L = {
-      k, grid, block, args, (unsigned long long)grid.x * grid.y * grid.z, 0};
+  Launch L;
+  memset(&L, 0, sizeof L);
+  L.k = k;
+  L.ws = k->wave64 ? 64 : ZG_WARP;
+  L.grid = grid;
+  L.block = block;
+  L.args = args;
+  L.nblocks = (unsigned long long)grid.x * grid.y * grid.z;
+  amd_dispatch(&L.amd, grid, block);
   unsigned ng = concurrent_blocks();
   if (ng > L.nblocks)
     ng = (unsigned)L.nblocks;
@@ -548,8 +601,8 @@ int zg_launch(ZgKernel *k, ZgDim3 grid, ZgDim3 block, size_t dyn, void **args) {
       t->x = j % block.x;
       t->y = j / block.x % block.y;
       t->z = j / block.x / block.y;
-      t->lane = j % ZG_WARP;
-      t->warp = j / ZG_WARP;
+      t->lane = j % L.ws;
+      t->warp = j / L.ws;
     }
   }
   int serial = !k->synchronizes && fast_mode();

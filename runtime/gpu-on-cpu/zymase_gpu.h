@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -55,6 +56,8 @@ void __zy_gpu_fence(void);
 /* The block's shared arena at byte `offset` (static variables first, then
  * the launch's dynamic shared memory). */
 void *__zy_gpu_shared(uint64_t offset);
+/* amdgcn's dispatch packet and implicit arguments (ZgDispatch). */
+void *__zy_gpu_amd_dispatch_ptr(void), *__zy_gpu_amd_implicitarg_ptr(void);
 /* Device printf (CUDA's argument buffer) and assert. */
 int __zy_gpu_vprintf(const char *fmt, const void *args);
 void __zy_gpu_assertfail(const char *msg, const char *file, unsigned line,
@@ -65,11 +68,12 @@ void __zy_gpu_assertfail(const char *msg, const char *file, unsigned line,
  * unit `unit` (the string its host side embeds as its fat binary):
  * `entry(args)` runs one GPU thread, args[i] pointing to the i-th
  * argument; the unit's __shared__ variables take `static_shared` bytes;
- * `synchronizes` is 0 when the kernel calls no barrier or warp
- * operation. */
+ * `flags`: ZG_KERNEL_SYNC unless the kernel calls no barrier or warp
+ * operation, ZG_KERNEL_WAVE64 for warps of 64 lanes (HIP). */
 void __zy_gpu_register_kernel(const char *unit, const char *name,
                               void (*entry)(void **), uint64_t static_shared,
-                              uint64_t synchronizes);
+                              uint64_t flags);
+enum { ZG_KERNEL_SYNC = 1, ZG_KERNEL_WAVE64 = 2 };
 /* Device variable (__device__, __constant__) `name` of `unit` at `addr`. */
 void __zy_gpu_register_var(const char *unit, const char *name, void *addr,
                            uint64_t size);
@@ -87,7 +91,35 @@ typedef struct ZgKernel {
   uint64_t static_shared;
   uint64_t max_dynamic_shared; /* cudaFuncSetAttribute */
   int synchronizes;            /* calls barriers or warp operations */
+  int wave64;                  /* warps of 64 lanes (HIP) */
 } ZgKernel;
+
+/* What amdgcn code reads through llvm.amdgcn.dispatch.ptr (the HSA kernel
+ * dispatch packet) and llvm.amdgcn.implicitarg.ptr (the hidden arguments
+ * of code object v5), filled for each launch. */
+typedef struct ZgDispatch {
+  struct {
+    uint16_t header, setup, workgroup_size[3], reserved0;
+    uint32_t grid_size[3], private_segment_size, group_segment_size;
+    uint64_t kernel_object;
+    void *kernarg_address;
+    uint64_t reserved2, completion_signal;
+  } packet;
+  struct {
+    uint32_t block_count[3];
+    uint16_t group_size[3], remainder[3];
+    char rest[232];
+  } implicit;
+} ZgDispatch;
+
+/* Limits of the emulated device. */
+enum {
+  ZG_MAX_BLOCK = 1024,
+  ZG_WARP = 32,     /* CUDA */
+  ZG_WARP_MAX = 64, /* HIP  */
+  ZG_SHARED_DEFAULT = 48 * 1024,
+  ZG_SHARED_OPTIN = 227 * 1024
+};
 
 /* The kernel registered as `name` by `unit` (any unit when NULL), or
  * NULL. */
@@ -102,13 +134,16 @@ _Noreturn void zg_fatal(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
 /* The kernel the calling thread runs, or NULL outside kernels. */
 const char *zg_current_kernel(void);
-/* Limits of the emulated device. */
-enum {
-  ZG_MAX_BLOCK = 1024,
-  ZG_WARP = 32,
-  ZG_SHARED_DEFAULT = 48 * 1024,
-  ZG_SHARED_OPTIN = 227 * 1024
-};
+/* Device printf to `f`: `argbuf` packs the arguments as CUDA's vprintf
+ * takes them. */
+int zg_vfprintf(FILE *f, const char *fmt, const void *argbuf);
+/* The calling thread's lane in its warp. */
+int zg_lane(void);
+/* A HIP warp operation (amdgcn has no lane masks: every lane of the warp
+ * that has not returned takes part): the lanes exchange `v`; `out[l]` is
+ * lane l's value, and the result the lanes that took part. */
+uint64_t zg_warp_exchange(const char *what, uint32_t v,
+                          uint32_t out[ZG_WARP_MAX]);
 
 #ifdef __cplusplus
 }

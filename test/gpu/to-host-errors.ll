@@ -6,7 +6,7 @@
 ; RUN: sed 's/nvptx64-nvidia-cuda/x86_64-pc-linux-gnu/' %s | %not %opt -passes=zymase-gpu-to-host -disable-output 2>&1 | %FileCheck %s --check-prefix=HOST
 ; ASM: error: {{.*}}[zymase:gpu] 'sleepy': inline PTX assembly 'nanosleep.u32 $0;' cannot run on the CPU (in GPU-on-CPU mode)
 ; CHECK: error: {{.*}}[zymase:gpu] 'matcher': llvm.nvvm.match.any.sync.i32 has no CPU version (in GPU-on-CPU mode)
-; HOST: [zymase:gpu] zymase-gpu-to-host expects device IR (nvptx64), not 'x86_64-pc-linux-gnu'
+; HOST: [zymase:gpu] zymase-gpu-to-host expects device IR (nvptx64 or amdgcn), not 'x86_64-pc-linux-gnu'
 target triple = "nvptx64-nvidia-cuda"
 
 define void @sleepy() {
