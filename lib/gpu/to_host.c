@@ -478,6 +478,21 @@ static void internalize(LLVMModuleRef m) {
   }
 }
 
+/* Deletes the llvm.lifetime.* calls on `alloca`, which must name an
+ * alloca, not a cast of one (they only help the optimizer). */
+static void drop_lifetime_markers(LLVMValueRef alloca) {
+  LLVMUseRef next;
+  for (LLVMUseRef u = LLVMGetFirstUse(alloca); u; u = next) {
+    next = LLVMGetNextUse(u);
+    LLVMValueRef user = LLVMGetUser(u);
+    LLVMValueRef callee =
+        LLVMIsACallInst(user) ? LLVMGetCalledValue(user) : NULL;
+    if (callee && LLVMIsAFunction(callee) &&
+        !strncmp(LLVMGetValueName(callee), "llvm.lifetime.", 14))
+      LLVMInstructionEraseFromParent(user);
+  }
+}
+
 /* amdgcn's allocas are in the private space (5); the host's in 0.  Each
  * becomes a host alloca cast to the private space, which the host takes
  * as the same address.  Runs after the host's data layout is set. */
@@ -504,6 +519,8 @@ static void host_allocas(LLVMModuleRef m) {
         free(name);
         LLVMSetAlignment(a, LLVMGetAlignment(i));
         LLVMValueRef cast = LLVMBuildAddrSpaceCast(b, a, LLVMTypeOf(i), "");
+        drop_lifetime_markers(i);
+        next = LLVMGetNextInstruction(i);
         LLVMReplaceAllUsesWith(i, cast);
         LLVMInstructionEraseFromParent(i);
       }

@@ -2,7 +2,8 @@
 ; intrinsics and ockl functions, s_barrier, ds_bpermute and the ballot
 ; (llvm.amdgcn.icmp) become runtime calls; private allocas (address space
 ; 5) become host allocas cast to it; an aggregate passed byref in the
-; constant space is passed by pointer; amdgpu_kernel kernels are
+; constant space is passed by pointer; their lifetime markers (which must
+; name an alloca) are dropped; amdgpu_kernel kernels are
 ; registered with warps of 64 lanes (flags 3: synchronizes, wave64; 2:
 ; wave64 only); the hidden ockl declarations get default visibility.
 ; What cannot run is refused: an amdgcn intrinsic or ockl function
@@ -19,6 +20,7 @@ target triple = "amdgcn-amd-amdhsa"
 ; CHECK-LABEL: define internal void @k(
 ; CHECK: %t = alloca i32, align 4
 ; CHECK-NEXT: addrspacecast ptr %t to ptr addrspace(5)
+; CHECK-NOT: llvm.lifetime
 ; CHECK: call i32 @__zy_gpu_tid_x()
 ; CHECK: call i64 @__zy_gpu_ockl_local_size(i32 0)
 ; CHECK: call void @__zy_gpu_barrier()
@@ -27,6 +29,7 @@ target triple = "amdgcn-amd-amdhsa"
 ; CHECK: call i64 @__zy_gpu_amd_icmp_i32(
 define amdgpu_kernel void @k(ptr addrspace(1) %out, ptr addrspace(4) byref(%struct.P) align 8 %p) {
   %t = alloca i32, align 4, addrspace(5)
+  call void @llvm.lifetime.start.p5(i64 4, ptr addrspace(5) %t)
   %x = call i32 @llvm.amdgcn.workitem.id.x()
   store i32 %x, ptr addrspace(5) %t, align 4
   %bd = call i64 @__ockl_get_local_size(i32 0)
@@ -39,6 +42,7 @@ define amdgpu_kernel void @k(ptr addrspace(1) %out, ptr addrspace(4) byref(%stru
   %pv = load i32, ptr addrspace(4) %p, align 8
   %r = add i32 %s, %pv
   store i32 %r, ptr addrspace(1) %out, align 4
+  call void @llvm.lifetime.end.p5(i64 4, ptr addrspace(5) %t)
   ret void
 }
 
@@ -77,3 +81,5 @@ declare void @llvm.amdgcn.s.barrier()
 declare i32 @llvm.amdgcn.mbcnt.lo(i32, i32)
 declare i32 @llvm.amdgcn.ds.bpermute(i32, i32)
 declare i64 @llvm.amdgcn.icmp.i64.i32(i32, i32, i32 immarg)
+declare void @llvm.lifetime.start.p5(i64, ptr addrspace(5))
+declare void @llvm.lifetime.end.p5(i64, ptr addrspace(5))
