@@ -368,7 +368,7 @@ static int check_types(ZyMpiCall *c) {
                           "predefined MPI datatype known when compiling; "
                           "derived and run-time datatypes are "
                           "differentiated only as contiguous datatypes "
-                          "on buffers of doubles or floats with one count",
+                          "on buffers of doubles or floats",
                           callee_name(c->call), k + 1);
     if (el != ZY_MPI_EL_NONE || !buf || !zy_activity_shadowed(g->act, buf))
       continue;

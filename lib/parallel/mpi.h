@@ -83,7 +83,8 @@ int zy_mpi_retype(struct ZyGen *g);
 
 /* Forward sweep: `after` 0 before the copy of the call, 1 after it
  * (before: the run-time check that the communicator is no
- * intercommunicator; after: statuses, records of requests, caches of reductions); 0 or -1. */
+ * intercommunicator; after: statuses, records of requests, caches of
+ * reductions); 0 or -1. */
 int zy_mpi_forward(struct ZyGen *g, LLVMValueRef call, int after);
 
 /* Reverse sweep: the adjoint communication of the call; 0 or -1. */

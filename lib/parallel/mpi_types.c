@@ -36,8 +36,8 @@ static void fail(ZyMpiCall *c, LLVMValueRef msg) {
   if (!err)
     err = LLVMAddGlobal(c->mod, c->ptr, "stderr");
   LLVMValueRef a[2] = {msg, LLVMBuildLoad2(c->b, c->ptr, err, "")};
-  LLVMBuildCall2(c->b, fputs_ty, zy_runtime_fn(c->mod, "fputs", fputs_ty), a,
-                 2, "");
+  LLVMBuildCall2(c->b, fputs_ty, zy_runtime_fn(c->mod, "fputs", fputs_ty), a, 2,
+                 "");
   LLVMTypeRef vty = LLVMFunctionType(LLVMVoidTypeInContext(c->ctx), NULL, 0, 0);
   LLVMBuildCall2(c->b, vty, zy_runtime_fn(c->mod, "abort", vty), NULL, 0, "");
   LLVMBuildUnreachable(c->b);
@@ -65,8 +65,8 @@ static LLVMValueRef helper(ZyMpiCall *c, const char *name, LLVMTypeRef ret,
  * anything else prints msg and aborts. */
 static LLVMValueRef elements_fn(ZyMpiCall *c, ZyMpiElem el) {
   char name[64];
-  snprintf(name, sizeof name, "zymase.%s.elements.%s",
-           c->pmpi ? "pmpi" : "mpi", el == ZY_MPI_EL_FLOAT ? "float" : "double");
+  snprintf(name, sizeof name, "zymase.%s.elements.%s", c->pmpi ? "pmpi" : "mpi",
+           el == ZY_MPI_EL_FLOAT ? "float" : "double");
   LLVMTypeRef params[2] = {c->h, c->ptr};
   LLVMValueRef fn;
   if (!helper(c, name, c->i32, params, 2, &fn))
@@ -90,9 +90,9 @@ static LLVMValueRef elements_fn(ZyMpiCall *c, ZyMpiElem el) {
   LLVMPositionBuilderAtEnd(c->b, loop);
   LLVMValueRef dt = LLVMBuildPhi(c->b, c->h, "dt"),
                k = LLVMBuildPhi(c->b, c->i32, "k");
-  LLVMValueRef base =
-      el == ZY_MPI_EL_FLOAT ? zy_mpi_handle(c, "ompi_mpi_float", 0x4c00040a)
-                            : zy_mpi_handle(c, "ompi_mpi_double", 0x4c00080b);
+  LLVMValueRef base = el == ZY_MPI_EL_FLOAT
+                          ? zy_mpi_handle(c, "ompi_mpi_float", 0x4c00040a)
+                          : zy_mpi_handle(c, "ompi_mpi_double", 0x4c00080b);
   LLVMValueRef dnull = zy_mpi_handle(c, "ompi_mpi_datatype_null", 0x0c000000);
   LLVMBuildCondBr(c->b, LLVMBuildICmp(c->b, LLVMIntEQ, dt, base, ""), yes,
                   other);
@@ -140,6 +140,124 @@ static LLVMValueRef elements_fn(ZyMpiCall *c, ZyMpiElem el) {
   LLVMDisposeBuilder(c->b);
   c->b = saved;
   return fn;
+}
+
+/* ptr scale(ptr counts, h comm, i32 k, i32 root): `counts` (or
+ * displacements, one per rank) times k in a new heap array; `counts`
+ * itself when k is 1 or this rank is not `root` (root -1: every rank
+ * reads them). */
+static LLVMValueRef scale_fn(ZyMpiCall *c) {
+  char name[64];
+  snprintf(name, sizeof name, "zymase.%s.scale", c->pmpi ? "pmpi" : "mpi");
+  LLVMTypeRef params[4] = {c->ptr, c->h, c->i32, c->i32};
+  LLVMValueRef fn;
+  if (!helper(c, name, c->ptr, params, 4, &fn))
+    return fn;
+  LLVMBuilderRef saved = c->b;
+  c->b = LLVMCreateBuilderInContext(c->ctx);
+  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c->ctx, fn, "entry"),
+                    same = LLVMAppendBasicBlockInContext(c->ctx, fn, "same"),
+                    rooted =
+                        LLVMAppendBasicBlockInContext(c->ctx, fn, "rooted"),
+                    go = LLVMAppendBasicBlockInContext(c->ctx, fn, "scale"),
+                    loop = LLVMAppendBasicBlockInContext(c->ctx, fn, "loop"),
+                    done = LLVMAppendBasicBlockInContext(c->ctx, fn, "done");
+  LLVMValueRef arr = LLVMGetParam(fn, 0), comm = LLVMGetParam(fn, 1),
+               k = LLVMGetParam(fn, 2), root = LLVMGetParam(fn, 3);
+  LLVMValueRef zero = LLVMConstInt(c->i32, 0, 0);
+  LLVMPositionBuilderAtEnd(c->b, entry);
+  LLVMValueRef rank = slot(c, c->i32, "rank"), size = slot(c, c->i32, "size");
+  LLVMValueRef one =
+      LLVMBuildICmp(c->b, LLVMIntEQ, k, LLVMConstInt(c->i32, 1, 0), "");
+  LLVMValueRef all = LLVMBuildICmp(c->b, LLVMIntSLT, root, zero, "");
+  LLVMBasicBlockRef notone = LLVMAppendBasicBlockInContext(c->ctx, fn, "k");
+  LLVMBuildCondBr(c->b, one, same, notone);
+  LLVMPositionBuilderAtEnd(c->b, notone);
+  LLVMBuildCondBr(c->b, all, go, rooted);
+  LLVMPositionBuilderAtEnd(c->b, rooted);
+  LLVMValueRef a[2] = {comm, rank};
+  zy_mpi_emit(c, "Comm_rank", "hp", a);
+  LLVMBuildCondBr(c->b,
+                  LLVMBuildICmp(c->b, LLVMIntEQ,
+                                LLVMBuildLoad2(c->b, c->i32, rank, ""), root,
+                                ""),
+                  go, same);
+  LLVMPositionBuilderAtEnd(c->b, same);
+  LLVMBuildRet(c->b, arr);
+  LLVMPositionBuilderAtEnd(c->b, go);
+  a[1] = size;
+  zy_mpi_emit(c, "Comm_size", "hp", a);
+  LLVMValueRef n =
+      LLVMBuildSExt(c->b, LLVMBuildLoad2(c->b, c->i32, size, ""), c->i64, "");
+  LLVMValueRef p = zy_call_malloc(
+      c->b, LLVMBuildMul(c->b, n, LLVMConstInt(c->i64, 4, 0), ""), "scaled");
+  LLVMBuildBr(c->b, loop);
+  LLVMPositionBuilderAtEnd(c->b, loop);
+  LLVMValueRef i = LLVMBuildPhi(c->b, c->i64, "i");
+  LLVMValueRef v = LLVMBuildLoad2(
+      c->b, c->i32, LLVMBuildGEP2(c->b, c->i32, arr, &i, 1, ""), "");
+  LLVMBuildStore(c->b, LLVMBuildMul(c->b, v, k, ""),
+                 LLVMBuildGEP2(c->b, c->i32, p, &i, 1, ""));
+  LLVMValueRef i1 = LLVMBuildAdd(c->b, i, LLVMConstInt(c->i64, 1, 0), "");
+  LLVMBuildCondBr(c->b, LLVMBuildICmp(c->b, LLVMIntSLT, i1, n, ""), loop, done);
+  LLVMValueRef iv[2] = {LLVMConstInt(c->i64, 0, 0), i1};
+  LLVMBasicBlockRef from[2] = {go, loop};
+  LLVMAddIncoming(i, iv, from, 2);
+  LLVMPositionBuilderAtEnd(c->b, done);
+  LLVMBuildRet(c->b, p);
+  LLVMDisposeBuilder(c->b);
+  c->b = saved;
+  return fn;
+}
+
+/* void unscale(ptr scaled, ptr counts): frees what scale made. */
+static LLVMValueRef unscale_fn(ZyMpiCall *c) {
+  LLVMTypeRef params[2] = {c->ptr, c->ptr};
+  LLVMValueRef fn;
+  if (!helper(c, "zymase.mpi.unscale", LLVMVoidTypeInContext(c->ctx), params, 2,
+              &fn))
+    return fn;
+  LLVMBuilderRef saved = c->b;
+  c->b = LLVMCreateBuilderInContext(c->ctx);
+  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c->ctx, fn, "entry"),
+                    fr = LLVMAppendBasicBlockInContext(c->ctx, fn, "free"),
+                    done = LLVMAppendBasicBlockInContext(c->ctx, fn, "done");
+  LLVMPositionBuilderAtEnd(c->b, entry);
+  LLVMBuildCondBr(c->b,
+                  LLVMBuildICmp(c->b, LLVMIntEQ, LLVMGetParam(fn, 0),
+                                LLVMGetParam(fn, 1), ""),
+                  done, fr);
+  LLVMPositionBuilderAtEnd(c->b, fr);
+  zy_call_free(c->b, "free", LLVMGetParam(fn, 0));
+  LLVMBuildBr(c->b, done);
+  LLVMPositionBuilderAtEnd(c->b, done);
+  LLVMBuildRetVoid(c->b);
+  LLVMDisposeBuilder(c->b);
+  c->b = saved;
+  return fn;
+}
+
+/* Counts and displacements `at`, `at + 1` of the call, in units of a
+ * datatype of k base elements: replaced by arrays times k, freed after
+ * the call. */
+static void scale_arrays(ZyMpiCall *c, int at, LLVMValueRef k) {
+  LLVMValueRef sfn = scale_fn(c), ufn = unscale_fn(c);
+  LLVMValueRef root = zy_mpi_arg(c, 'R', 0);
+  LLVMValueRef args[4] = {NULL, zy_mpi_arg(c, 'c', 0), k,
+                          root ? root : LLVMConstInt(c->i32, -1, 1)};
+  LLVMValueRef made[2], old[2];
+  for (int j = 0; j < 2; j++) {
+    LLVMPositionBuilderBefore(c->b, c->call);
+    old[j] = args[0] = LLVMGetOperand(c->call, (unsigned)(at + j));
+    made[j] = LLVMBuildCall2(c->b, LLVMGlobalGetValueType(sfn), sfn, args, 4,
+                             j ? "mpi.displs" : "mpi.counts");
+    LLVMSetOperand(c->call, (unsigned)(at + j), made[j]);
+  }
+  LLVMPositionBuilderBefore(c->b, LLVMGetNextInstruction(c->call));
+  for (int j = 0; j < 2; j++) {
+    LLVMValueRef a[2] = {made[j], old[j]};
+    LLVMBuildCall2(c->b, LLVMGlobalGetValueType(ufn), ufn, a, 2, "");
+  }
 }
 
 /* The count letter ('n' or 'N') and its index that datatype `t` (the
@@ -194,7 +312,8 @@ static int runtime_type(ZyMpiCall *c, int nth, int *n) {
   char letter = 0;
   *n = count_of(c->row, t, &letter);
   if (zy_mpi_type_ignored(c, nth) || zy_mpi_elem(dt) != ZY_MPI_EL_UNKNOWN ||
-      *n < 0 || letter != 'n' || LLVMIsAConstant(dt))
+      *n < 0 || LLVMIsAConstant(dt) ||
+      (letter == 'N' && c->row->args[*n + 1] != 'D'))
     return -2; /* the check step refuses what is left unknown */
   return t;
 }
@@ -240,10 +359,14 @@ static int retype_call(ZyGen *g, LLVMValueRef call, LLVMBuilderRef b,
     LLVMValueRef fn = elements_fn(&c, el);
     LLVMPositionBuilderBefore(b, call);
     LLVMValueRef a[2] = {dt, LLVMBuildGlobalStringPtr(b, msg, "mpi.msg")};
-    LLVMValueRef k = LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, a, 2,
-                                    "mpi.elements");
-    LLVMValueRef cnt = LLVMGetOperand(call, (unsigned)n);
-    LLVMSetOperand(call, (unsigned)n, LLVMBuildMul(b, cnt, k, "mpi.count"));
+    LLVMValueRef k =
+        LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, a, 2, "mpi.elements");
+    if (c.row->args[n] == 'N') {
+      scale_arrays(&c, n, k);
+    } else {
+      LLVMValueRef cnt = LLVMGetOperand(call, (unsigned)n);
+      LLVMSetOperand(call, (unsigned)n, LLVMBuildMul(b, cnt, k, "mpi.count"));
+    }
     LLVMSetOperand(call, (unsigned)t,
                    el == ZY_MPI_EL_FLOAT
                        ? zy_mpi_handle(&c, "ompi_mpi_float", 0x4c00040a)

@@ -1,7 +1,7 @@
 // errors/mpi-refused.c - MPI calls Zymase does not differentiate are
 // refused with a located error naming the call: one-sided MPI_Put, a
 // reduction with a user-defined op, a derived datatype made by
-// MPI_Type_vector, a run-time datatype with counts per rank (Gatherv),
+// MPI_Type_vector, a run-time datatype on integers,
 // floats sent as MPI_BYTE, MPI_IN_PLACE chosen at run time, an MPI call
 // inside an OpenMP parallel region, value-index pairs outside
 // MINLOC/MAXLOC, and intercommunicators made in the differentiated code.
@@ -50,9 +50,10 @@ double f(double *x, int n) {
   MPI_Type_vector(2, 1, 2, MPI_DOUBLE, &strided);
   MPI_Allreduce(x, y, 1, strided, MPI_SUM, MPI_COMM_WORLD);
 #elif CASE == 8
-  int counts[2] = {1, 1}, displs[2] = {0, 1};
-  // VTYPE: mpi-refused.c:[[@LINE+1]]:3: error: [zymase:unsupported] cannot differentiate 'f': the datatype of 'MPI_Gatherv' (argument 7) is not a predefined MPI datatype known when compiling; derived and run-time datatypes are differentiated only as contiguous datatypes on buffers of doubles or floats with one count
-  MPI_Gatherv(x, 1, pair, y, counts, displs, pair, 0, MPI_COMM_WORLD);
+  int iv[2] = {n, n};
+  // VTYPE: mpi-refused.c:[[@LINE+1]]:3: error: [zymase:unsupported] cannot differentiate 'f': the datatype of 'MPI_Bcast' (argument 3) is not a predefined MPI datatype known when compiling; derived and run-time datatypes are differentiated only as contiguous datatypes on buffers of doubles or floats
+  MPI_Bcast(iv, 1, pair, 0, MPI_COMM_WORLD);
+  y[0] = x[0] * iv[1];
 #elif CASE == 9
   MPI_Comm inter;
   // INTER: mpi-refused.c:[[@LINE+2]]:3: error: [zymase:unsupported] cannot differentiate 'f': the MPI call 'MPI_Intercomm_create' is not differentiated: intercommunicators are refused

@@ -3,6 +3,8 @@
 // MPI_Type_dup of one): made outside the differentiated code (a global)
 // and inside it (with MPI_Type_commit and MPI_Type_free there); a ring of
 // Send/Recv, Isend/Irecv/Wait, Sendrecv, Bcast, Allgather, Scatter,
+// Gatherv, Scatterv, Allgatherv, Alltoallv (counts and displacements in
+// units of the datatype),
 // Reduce(SUM), Allreduce with MPI_MAX and MPI_PROD applied elementwise,
 // Scan, on doubles and floats.  Collective central finite differences on
 // 2 and 3 ranks, and a closed form for MAX.  MPI libraries refuse
@@ -94,6 +96,37 @@ double colls(double *x, int n) {
   return global(l);
 }
 
+/* The collectives with counts per rank, on pairs: rank q sends q % 2 + 1
+ * pairs. */
+double vcolls(double *x, int n) {
+  double v[N], all[8 * N], w[8 * N], l = 0;
+  int cnt[8], dsp[8], at = 0;
+  for (int q = 0; q < zy_size; q++)
+    cnt[q] = q % 2 + 1, dsp[q] = at, at += cnt[q] + 1; /* a pair's gap */
+  for (int i = 0; i < n; i++)
+    v[i] = x[i] * (x[i] + zy_rank);
+  int mine = zy_rank % 2 + 1, root = zy_size - 1;
+  for (int i = 0; i < 2 * at; i++)
+    all[i] = 0, w[i] = 0;
+  MPI_Gatherv(v, mine, pair2, all, cnt, dsp, pair2, root, MPI_COMM_WORLD);
+  if (zy_rank == root)
+    for (int i = 0; i < 2 * at; i++)
+      l += all[i] * all[i] * (i + 1);
+  MPI_Scatterv(all, cnt, dsp, pair2, w, mine, pair2, root, MPI_COMM_WORLD);
+  for (int i = 0; i < 2 * mine; i++)
+    l += sin(w[i]) * x[i];
+  MPI_Allgatherv(v, mine, pair2, all, cnt, dsp, pair2, MPI_COMM_WORLD);
+  for (int i = 0; i < 2 * at; i++)
+    l += all[i] * cos(0.3 * i);
+  int sc[8], sd[8], rc[8], rd[8];
+  for (int q = 0; q < zy_size; q++)
+    sc[q] = 1, sd[q] = q % 3, rc[q] = 1, rd[q] = q;
+  MPI_Alltoallv(v, sc, sd, pair2, w, rc, rd, pair2, MPI_COMM_WORLD);
+  for (int i = 0; i < 2 * zy_size; i++)
+    l += w[i] * w[i] * (i + 2);
+  return global(l);
+}
+
 /* Allreduce MAX and PROD elementwise on pairs of doubles. */
 double maxprod(double *x, int n) {
   double v[N], m[N], p[N], l = 0;
@@ -141,6 +174,7 @@ int main(int argc, char **argv) {
     x[i] = 0.3 + 0.2 * i + 0.17 * zy_rank;
   ZY_CHECK_GRAD("ring", ring, x, N, dx);
   CHECK("colls", colls, x, N, dx);
+  ZY_CHECK_GRAD("vcolls", vcolls, x, N, dx);
   CHECK("maxprod", maxprod, x, N, dx);
   /* MAX: the derivative goes to the rank that won each element. */
   for (int i = 0; i < N; i++) {
