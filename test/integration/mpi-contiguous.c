@@ -2,7 +2,8 @@
 // of MPI_DOUBLE or MPI_FLOAT, also of another contiguous type, and
 // MPI_Type_dup of one): made outside the differentiated code (a global)
 // and inside it (with MPI_Type_commit and MPI_Type_free there); a ring of
-// Send/Recv, Isend/Irecv/Wait, Sendrecv, Bcast, Allgather, Scatter,
+// Send/Recv, Isend/Irecv/Wait, Sendrecv, Sendrecv_replace and Ibcast in
+// a function of its own (split mode), Bcast, Allgather, Scatter,
 // Gatherv, Scatterv, Allgatherv, Alltoallv (counts and displacements in
 // units of the datatype),
 // Reduce(SUM), Allreduce with MPI_MAX and MPI_PROD applied elementwise,
@@ -44,6 +45,16 @@ static double global(double local) {
   return all;
 }
 
+/* In a function of its own (split mode): Sendrecv_replace and Ibcast. */
+static __attribute__((noinline)) void shift(double *r, int n, int next,
+                                            int prev) {
+  MPI_Sendrecv_replace(r, n / 2, pair2, next, 11, prev, 11, MPI_COMM_WORLD,
+                       MPI_STATUS_IGNORE);
+  MPI_Request q;
+  MPI_Ibcast(r, 1, triple3, 0, MPI_COMM_WORLD, &q);
+  MPI_Wait(&q, MPI_STATUS_IGNORE);
+}
+
 /* Ring: each rank sends its N values as N/2 pairs to the next rank. */
 double ring(double *x, int n) {
   double s[N], r[N], r2[N], r3[N], l = 0;
@@ -67,6 +78,9 @@ double ring(double *x, int n) {
     l += r3[i] * r3[i] * (i + 1);
   for (int i = 4; i < n; i++)
     l += r2[i] * x[i];
+  shift(r, n, next, prev);
+  for (int i = 0; i < n; i++)
+    l += r[i] * r[i] * (i + 0.5);
   return global(l);
 }
 
