@@ -5,7 +5,7 @@
 // Send/Recv, Isend/Irecv/Wait, Sendrecv, Sendrecv_replace and Ibcast in
 // a function of its own (split mode), Bcast, Allgather, Scatter,
 // Gatherv, Scatterv, Allgatherv, Alltoallv (counts and displacements in
-// units of the datatype),
+// units of the datatype), a datatype chosen per iteration of a loop,
 // Reduce(SUM), Allreduce with MPI_MAX and MPI_PROD applied elementwise,
 // Scan, on doubles and floats.  Collective central finite differences on
 // 2 and 3 ranks, and a closed form for MAX.  MPI libraries refuse
@@ -81,6 +81,26 @@ double ring(double *x, int n) {
   shift(r, n, next, prev);
   for (int i = 0; i < n; i++)
     l += r[i] * r[i] * (i + 0.5);
+  return global(l);
+}
+
+/* In a loop, the datatype chosen per iteration (MPI_DOUBLE or pairs),
+ * the buffers overwritten each time. */
+double steps(double *x, int n) {
+  double s[N], r[N], l = 0;
+  int next = (zy_rank + 1) % zy_size, prev = (zy_rank + zy_size - 1) % zy_size;
+  for (int i = 0; i < n; i++)
+    s[i] = x[i];
+  for (int step = 0; step < 3; step++) {
+    MPI_Datatype t = step % 2 ? pair2 : MPI_DOUBLE;
+    int c = step % 2 ? n / 2 : n;
+    MPI_Sendrecv(s, c, t, next, 1, r, c, t, prev, 1, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    for (int i = 0; i < n; i++)
+      s[i] = sin(r[i]) * s[i] + 0.1 * x[i];
+  }
+  for (int i = 0; i < n; i++)
+    l += s[i] * (i + 1);
   return global(l);
 }
 
@@ -187,6 +207,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < N; i++)
     x[i] = 0.3 + 0.2 * i + 0.17 * zy_rank;
   ZY_CHECK_GRAD("ring", ring, x, N, dx);
+  ZY_CHECK_GRAD("steps", steps, x, N, dx);
   CHECK("colls", colls, x, N, dx);
   ZY_CHECK_GRAD("vcolls", vcolls, x, N, dx);
   CHECK("maxprod", maxprod, x, N, dx);
