@@ -149,6 +149,9 @@ int zy_forward_sweep(ZyGen *g) {
         int blas = LLVMIsACallInst(i) && zy_call_mode(g, i) == ZY_CALL_BLAS;
         if (blas && (err = zy_blas_forward(g, i, 0)))
           continue;
+        if (LLVMIsACallInst(i) && zy_call_mode(g, i) == ZY_CALL_MPI &&
+            (err = zy_mpi_forward(g, i, 0)))
+          continue;
         LLVMValueRef c = LLVMInstructionClone(i);
         if (LLVMIsACallInst(c) && zy_rule_known(LLVMGetCalledValue(c)))
           mark_pure(g, c);

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
+#include "parallel/mpi.h"
 #include "parallel/parallel.h"
 
 #include "cache/cache.h"
@@ -282,6 +283,10 @@ static int build_gradient(ZyGen *g, LLVMValueRef aug, LLVMValueRef rev) {
   zy_sizes_analyze(g);                                            /* 2b */
   g->types = zy_types_analyze(g->primal, g->seeds);                 /* 3 */
   if (zy_punning_retype(g)) { /* floats moved through integers */
+    zy_types_free(g->types);
+    g->types = zy_types_analyze(g->primal, g->seeds);
+  }
+  if (zy_mpi_retype(g)) { /* contiguous MPI datatypes */
     zy_types_free(g->types);
     g->types = zy_types_analyze(g->primal, g->seeds);
   }

@@ -366,8 +366,9 @@ static int check_types(ZyMpiCall *c) {
                           "type) directly in the call",
                           "the datatype of '%s' (argument %d) is not a "
                           "predefined MPI datatype known when compiling; "
-                          "derived and run-time datatypes are not "
-                          "differentiated",
+                          "derived and run-time datatypes are "
+                          "differentiated only as contiguous datatypes "
+                          "on buffers of doubles or floats",
                           callee_name(c->call), k + 1);
     if (el != ZY_MPI_EL_NONE || !buf || !zy_activity_shadowed(g->act, buf))
       continue;
@@ -386,6 +387,17 @@ static int check_types(ZyMpiCall *c) {
 static int check_call(ZyGen *g, LLVMValueRef call, const ZyMpiRow *r) {
   ZyMpiCall c;
   g->cur = call;
+  const char *name = callee_name(call);
+  const char *bare = name + (name[0] == 'P' ? 5 : 4);
+  if (r->kind == ZY_MPI_REFUSED && (!strncmp(bare, "Intercomm_", 10) ||
+                                    !strcmp(bare, "Comm_create_intercomm")))
+    return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                        "make the intercommunicator outside the "
+                        "differentiated code, and communicate data with "
+                        "derivatives on intracommunicators",
+                        "the MPI call '%s' is not differentiated: "
+                        "intercommunicators are refused",
+                        name);
   if (r->kind == ZY_MPI_REFUSED)
     return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
                         "move the call out of the differentiated code; the "

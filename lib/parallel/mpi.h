@@ -73,8 +73,18 @@ int zy_mpi_handled(LLVMValueRef callee);
  * supported); 0 or -1 after an error. */
 int zy_mpi_check(struct ZyGen *g);
 
+/* Before the analyses of activity: in g's primal, each datatype known
+ * only at run time, on a buffer of doubles or floats with one count,
+ * becomes MPI_DOUBLE or MPI_FLOAT with the count times the number of
+ * base elements the datatype holds (MPI_Type_contiguous, MPI_Type_dup;
+ * found at run time, which stops with a message on other datatypes).
+ * Whether it changed the primal (mpi_types.c). */
+int zy_mpi_retype(struct ZyGen *g);
+
 /* Forward sweep: `after` 0 before the copy of the call, 1 after it
- * (statuses, records of requests, caches of reductions); 0 or -1. */
+ * (before: the run-time check that the communicator is no
+ * intercommunicator; after: statuses, records of requests, caches of
+ * reductions); 0 or -1. */
 int zy_mpi_forward(struct ZyGen *g, LLVMValueRef call, int after);
 
 /* Reverse sweep: the adjoint communication of the call; 0 or -1. */

@@ -560,7 +560,7 @@ int zy_mpi_forward(ZyGen *g, LLVMValueRef call, int after) {
   zy_mpi_init(&c, g, call);
   c.forward = 1;
   if (!after)
-    return 0;
+    return moves_floats(&c) ? zy_mpi_check_intra(&c) : 0;
   /* A Wait does not know the datatype: it finds out from its record. */
   if (c.row->kind >= ZY_MPI_WAIT && c.row->kind <= ZY_MPI_REQUEST_FREE)
     return zy_mpi_forward_request(&c);

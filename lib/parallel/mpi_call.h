@@ -136,4 +136,9 @@ int zy_mpi_reverse_request(ZyMpiCall *c);
 int zy_mpi_forward_collective(ZyMpiCall *c);
 int zy_mpi_reverse_collective(ZyMpiCall *c);
 
+/* Forward, before the call (mpi_types.c): a call of a helper that stops
+ * the program with a message naming the call when its communicator is
+ * an intercommunicator. */
+int zy_mpi_check_intra(ZyMpiCall *c);
+
 #endif
