@@ -110,6 +110,8 @@ void zy_accumulate_shadow(ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
                           LLVMValueRef delta) {
   if (zy_priv_accumulate(g, p, shadow, delta))
     return; /* a per-thread buffer, added to the shadow after the loop */
+  if (zy_gpu_accumulate(g, p, shadow, delta))
+    return; /* device code: see gpu_accumulate.c */
   zy_accumulate(g, shadow, delta, zy_parallel_acc_kind(g, p));
 }
 

@@ -132,4 +132,19 @@ int zy_parallel_worksharing(struct ZyGen *g, struct ZyLoop *l);
  * reach it, atomic otherwise. */
 int zy_parallel_acc_kind(struct ZyGen *g, LLVMValueRef p);
 
+/* Whether no instruction of the gradient's primal other than loads of
+ * `p` itself may read floats in memory overlapping `p` or hand it to a
+ * call (then no other iteration or thread adds to its shadow through this
+ * function). */
+int zy_parallel_sole_reader(struct ZyGen *g, LLVMValueRef p);
+
+/* --- Accumulation in device code (gpu_accumulate.c) ---------------------- */
+
+/* In a module for a GPU: adds `delta` to `shadow`, the shadow of primal
+ * pointer `p`, the way the location's sharing among threads allows (plain,
+ * warp reduction then one atomic, or atomic), and returns 1; returns 0
+ * outside device code. */
+int zy_gpu_accumulate(struct ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
+                      LLVMValueRef delta);
+
 #endif

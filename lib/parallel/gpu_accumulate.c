@@ -1,0 +1,298 @@
+/* gpu_accumulate.c - adding adjoints to shadow memory in device code: a
+ * plain add where the thread owns the location (its address is injective
+ * in the grid's thread number), a warp-shuffle reduction and one atomic
+ * per warp where every thread adds to the same address, atomic otherwise.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include "parallel.h"
+
+#include "ad/ad.h"
+#include "cache/cache.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum { SITES_OTHER = 1, SITES_UNIFORM = 2, SITES_CONVERGENT = 3 };
+
+static const char *triple(ZyGen *g) {
+  return LLVMGetTarget(g->zm->mod);
+}
+
+/* Whether `call` calls a function whose (maybe mangled) name holds
+ * `part`. */
+static int callee_named(LLVMValueRef call, const char *part) {
+  LLVMValueRef f = LLVMGetCalledValue(call);
+  return f && LLVMIsAFunction(f) && strstr(LLVMGetValueName(f), part);
+}
+
+static int is_kernel(LLVMValueRef f) {
+  unsigned cc = LLVMGetFunctionCallConv(f);
+  return cc == 71 /* ptx_kernel */ || cc == 91 /* amdgpu_kernel */;
+}
+
+/* The global variable behind `p` through address-space casts. */
+static LLVMValueRef global_of(LLVMValueRef p) {
+  while (LLVMIsAConstantExpr(p) &&
+         LLVMGetConstOpcode(p) == LLVMAddrSpaceCast)
+    p = LLVMGetOperand(p, 0);
+  return LLVMIsAGlobalVariable(p) ? p : NULL;
+}
+
+/* Whether operand `v` of a call in kernel `k` has the same value in every
+ * thread: a constant, a global, an argument of the kernel, a marker read
+ * (Enzyme's `enzyme_*` globals), or (-O0) a load of a local of the kernel
+ * into which only such values are stored. */
+static int uniform_operand(LLVMValueRef v, LLVMValueRef k, int depth) {
+  if (LLVMIsAConstant(v))
+    return 1;
+  if (LLVMIsAArgument(v))
+    return LLVMGetParamParent(v) == k;
+  if (!LLVMIsALoadInst(v) || depth > 1)
+    return 0;
+  LLVMValueRef p = LLVMGetOperand(v, 0), gv = global_of(p);
+  if (gv)
+    return !strncmp(LLVMGetValueName(gv), "enzyme_", 7);
+  if (!LLVMIsAAllocaInst(p))
+    return 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef i = LLVMGetUser(u);
+    if (LLVMIsALoadInst(i))
+      continue;
+    if (!LLVMIsAStoreInst(i) || LLVMGetOperand(i, 1) != p ||
+        !uniform_operand(LLVMGetOperand(i, 0), k, depth + 1))
+      return 0;
+  }
+  return 1;
+}
+
+/* How the gradient being built is called: SITES_UNIFORM when every use of
+ * the user's function is the function operand of an `__enzyme_autodiff`
+ * call in a kernel, with every other operand uniform, each kernel making
+ * no other gradient call (no other code of the kernel adds to the same
+ * shadows at the same time); SITES_CONVERGENT when moreover each such
+ * call is in its kernel's entry block (every thread of the kernel makes
+ * it); SITES_OTHER otherwise. */
+static int call_sites(ZyGen *g) {
+  int entry = 1, any = 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(g->user); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef c = LLVMGetUser(u);
+    if (!LLVMIsACallInst(c) || !callee_named(c, "__enzyme_autodiff") ||
+        LLVMGetOperand(c, 0) != g->user)
+      return SITES_OTHER;
+    LLVMBasicBlockRef bb = LLVMGetInstructionParent(c);
+    LLVMValueRef k = LLVMGetBasicBlockParent(bb);
+    if (!is_kernel(k))
+      return SITES_OTHER;
+    for (unsigned a = 1; a < LLVMGetNumArgOperands(c); a++)
+      if (!uniform_operand(LLVMGetOperand(c, a), k, 0))
+        return SITES_OTHER;
+    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(k); b;
+         b = LLVMGetNextBasicBlock(b))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(b); i;
+           i = LLVMGetNextInstruction(i))
+        if (LLVMIsACallInst(i) && i != c &&
+            (callee_named(i, "__enzyme_") || callee_named(i, "__zymase_")))
+          return SITES_OTHER;
+    entry &= bb == LLVMGetEntryBasicBlock(k);
+    any = 1;
+  }
+  return !any ? SITES_OTHER : entry ? SITES_CONVERGENT : SITES_UNIFORM;
+}
+
+/* Values of the primal with the same value in every thread: constants,
+ * globals, the block and grid sizes, and (calls passing uniform operands
+ * only) the function's arguments. */
+static int uniform_value(LLVMValueRef v, void *ctx) {
+  ZyGen *g = ctx;
+  if (LLVMIsAConstant(v) || LLVMIsAGlobalValue(v))
+    return 1;
+  if (LLVMIsAArgument(v))
+    return LLVMGetParamParent(v) == g->primal && g->gpu_sites >= SITES_UNIFORM;
+  if (LLVMIsACallInst(v)) {
+    LLVMValueRef f = LLVMGetCalledValue(v);
+    const char *n = f && LLVMIsAFunction(f) ? LLVMGetValueName(f) : "";
+    return !strncmp(n, "llvm.nvvm.read.ptx.sreg.ntid.", 29) ||
+           !strncmp(n, "llvm.nvvm.read.ptx.sreg.nctaid.", 31) ||
+           !strcmp(n, "llvm.nvvm.read.ptx.sreg.warpsize");
+  }
+  return 0;
+}
+
+static LLVMValueRef intrinsic(ZyGen *g, const char *name, LLVMTypeRef *fty) {
+  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+  LLVMValueRef f = LLVMGetIntrinsicDeclaration(g->zm->mod, id, NULL, 0);
+  *fty = LLVMGlobalGetValueType(f);
+  return f;
+}
+
+static LLVMValueRef call0(ZyGen *g, const char *name) {
+  LLVMTypeRef t;
+  LLVMValueRef f = intrinsic(g, name, &t);
+  return LLVMBuildCall2(g->b, t, f, NULL, 0, "");
+}
+
+static LLVMValueRef i32c(ZyGen *g, long long v) {
+  return LLVMConstInt(LLVMInt32TypeInContext(g->zm->ctx), (unsigned long long)v,
+                      1);
+}
+
+/* The primal block whose reverse the builder is in, or NULL when it is in
+ * a block made on the way (other than by this file). */
+static LLVMBasicBlockRef reversed_block(ZyGen *g) {
+  LLVMBasicBlockRef at = LLVMGetInsertBlock(g->b);
+  LLVMBasicBlockRef pbb = zy_map_get(&g->gpu_join, at);
+  if (pbb)
+    return pbb;
+  for (size_t k = 0; k < g->order.len; k++)
+    if (zy_map_get(&g->rblock, g->order.data[k]) == at)
+      return g->order.data[k];
+  return NULL;
+}
+
+/* Whether every thread that calls the gradient runs the reverse block the
+ * builder is in, with all lanes of a warp together: the gradient is
+ * called from kernels' entry blocks, and the block dominates every return
+ * and is in no loop. */
+static int convergent_here(ZyGen *g) {
+  LLVMBasicBlockRef pbb = reversed_block(g);
+  return g->gpu_sites == SITES_CONVERGENT && pbb &&
+         zy_map_has(&g->domrets, pbb) && !zy_loop_of(g, pbb);
+}
+
+/* Opens blocks `yes` and `no` on condition `c` and returns their join. */
+static LLVMBasicBlockRef fork(ZyGen *g, LLVMValueRef c, const char *what,
+                              LLVMBasicBlockRef *yes, LLVMBasicBlockRef *no) {
+  LLVMContextRef ctx = g->zm->ctx;
+  LLVMBasicBlockRef pbb = reversed_block(g);
+  char name[64];
+  snprintf(name, sizeof name, "zymase.%s", what);
+  *yes = LLVMAppendBasicBlockInContext(ctx, g->grad, name);
+  *no = LLVMAppendBasicBlockInContext(ctx, g->grad, "zymase.atomic");
+  LLVMBasicBlockRef join =
+      LLVMAppendBasicBlockInContext(ctx, g->grad, "zymase.acc.join");
+  if (pbb)
+    zy_map_put(&g->gpu_join, join, pbb);
+  LLVMBuildCondBr(g->b, c, *yes, *no);
+  return join;
+}
+
+/* One lane's value moved down the warp by `off` lanes (full mask). */
+static LLVMValueRef shuffle_down(ZyGen *g, LLVMValueRef v, int off) {
+  LLVMContextRef c = g->zm->ctx;
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(c), i64 = LLVMInt64TypeInContext(c);
+  LLVMTypeRef t;
+  int f32 = LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMFloatTypeKind;
+  LLVMValueRef f = intrinsic(
+      g, f32 ? "llvm.nvvm.shfl.sync.down.f32" : "llvm.nvvm.shfl.sync.down.i32",
+      &t);
+  if (f32) {
+    LLVMValueRef args[4] = {i32c(g, -1), v, i32c(g, off), i32c(g, 0x1f)};
+    return LLVMBuildCall2(g->b, t, f, args, 4, "");
+  }
+  /* A double as two 32-bit halves. */
+  LLVMValueRef bits = LLVMBuildBitCast(g->b, v, i64, "");
+  LLVMValueRef half[2] = {
+      LLVMBuildTrunc(g->b, bits, i32, ""),
+      LLVMBuildTrunc(g->b, LLVMBuildLShr(g->b, bits, LLVMConstInt(i64, 32, 0), ""),
+                     i32, "")};
+  for (int k = 0; k < 2; k++) {
+    LLVMValueRef args[4] = {i32c(g, -1), half[k], i32c(g, off), i32c(g, 0x1f)};
+    half[k] = LLVMBuildZExt(g->b, LLVMBuildCall2(g->b, t, f, args, 4, ""), i64, "");
+  }
+  LLVMValueRef hi = LLVMBuildShl(g->b, half[1], LLVMConstInt(i64, 32, 0), "");
+  return LLVMBuildBitCast(g->b, LLVMBuildOr(g->b, half[0], hi, ""),
+                          LLVMTypeOf(v), "");
+}
+
+/* Same address in every thread: when all 32 lanes are here together
+ * (`activemask` full; a partial warp or diverged lanes take the atomic
+ * path), the lanes' adjoints are summed down the warp by shuffles and
+ * lane 0 adds the sum atomically; otherwise each lane adds atomically. */
+static void warp_reduce(ZyGen *g, LLVMValueRef shadow, LLVMValueRef delta) {
+  LLVMValueRef mask = call0(g, "llvm.nvvm.activemask");
+  LLVMValueRef full = LLVMBuildICmp(g->b, LLVMIntEQ, mask, i32c(g, -1), "");
+  LLVMBasicBlockRef warp, lane, join = fork(g, full, "warp", &warp, &lane);
+  LLVMPositionBuilderAtEnd(g->b, lane);
+  zy_accumulate(g, shadow, delta, ZY_ACC_ATOMIC);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, warp);
+  LLVMValueRef v = delta;
+  for (int off = 16; off >= 1; off /= 2) {
+    LLVMValueRef sum = LLVMBuildFAdd(g->b, v, shuffle_down(g, v, off), "");
+    v = sum;
+  }
+  LLVMValueRef first = LLVMBuildICmp(
+      g->b, LLVMIntEQ, call0(g, "llvm.nvvm.read.ptx.sreg.laneid"), i32c(g, 0), "");
+  LLVMBasicBlockRef lead =
+      LLVMAppendBasicBlockInContext(g->zm->ctx, g->grad, "zymase.warp.lead");
+  LLVMBuildCondBr(g->b, first, lead, join);
+  LLVMPositionBuilderAtEnd(g->b, lead);
+  zy_accumulate(g, shadow, v, ZY_ACC_ATOMIC);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, join);
+}
+
+/* The thread's own element: plain where the launch is one-dimensional
+ * (threads differing only in y or z would share it), atomic otherwise. */
+static void owned_add(ZyGen *g, LLVMValueRef shadow, LLVMValueRef delta) {
+  static const char *const dims[] = {
+      "llvm.nvvm.read.ptx.sreg.ntid.y", "llvm.nvvm.read.ptx.sreg.ntid.z",
+      "llvm.nvvm.read.ptx.sreg.nctaid.y", "llvm.nvvm.read.ptx.sreg.nctaid.z"};
+  LLVMValueRef n = call0(g, dims[0]);
+  for (int k = 1; k < 4; k++)
+    n = LLVMBuildMul(g->b, n, call0(g, dims[k]), "");
+  LLVMValueRef one = LLVMBuildICmp(g->b, LLVMIntEQ, n, i32c(g, 1), "");
+  LLVMBasicBlockRef plain, atomic, join = fork(g, one, "owned", &plain, &atomic);
+  LLVMPositionBuilderAtEnd(g->b, atomic);
+  zy_accumulate(g, shadow, delta, ZY_ACC_ATOMIC);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, plain);
+  zy_accumulate(g, shadow, delta, ZY_ACC_PLAIN);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, join);
+}
+
+/* A line of the cache report (-zymase-print-cache), once per pointer. */
+static void report(ZyGen *g, LLVMValueRef p, const char *how) {
+  if (zy_map_has(&g->reported, p))
+    return;
+  zy_map_put(&g->reported, p, p);
+  char line[200];
+  snprintf(line, sizeof line, "its adjoints added to the shadow %s", how);
+  zy_loops_report_note(g, p, line);
+}
+
+int zy_gpu_accumulate(ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
+                      LLVMValueRef delta) {
+  const char *t = triple(g);
+  int nvptx = t && !strncmp(t, "nvptx", 5);
+  if (!nvptx && !(t && !strncmp(t, "amdgcn", 6)))
+    return 0;
+  if (zy_parallel_acc_kind(g, p) == ZY_ACC_PLAIN) {
+    report(g, p, "plainly (the thread's own stack or heap)");
+    zy_accumulate(g, shadow, delta, ZY_ACC_PLAIN);
+    return 1;
+  }
+  if (!g->gpu_sites)
+    g->gpu_sites = call_sites(g);
+  int where = 0;
+  if (nvptx && g->gpu_sites >= SITES_UNIFORM) {
+    if (!g->alias)
+      g->alias = zy_llvm_alias_new(g->primal);
+    where = zy_llvm_alias_gpu_address(g->alias, p, uniform_value, g);
+  }
+  LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(delta));
+  int scalar = k == LLVMDoubleTypeKind || k == LLVMFloatTypeKind;
+  if (where == 2 && zy_parallel_sole_reader(g, p)) {
+    report(g, p, "plainly (an element only this thread reads, in a "
+                 "one-dimensional launch; atomically otherwise)");
+    owned_add(g, shadow, delta);
+  } else if (where == 1 && scalar && convergent_here(g)) {
+    report(g, p, "by a warp-shuffle sum, then one atomic add per warp "
+                 "(atomically when the warp is not full)");
+    warp_reduce(g, shadow, delta);
+  } else {
+    report(g, p, "atomically");
+    zy_accumulate(g, shadow, delta, ZY_ACC_ATOMIC);
+  }
+  return 1;
+}

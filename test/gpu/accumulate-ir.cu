@@ -1,0 +1,99 @@
+// The device IR of each accumulation class (parallel/gpu_accumulate.c) and
+// the cache report's line for it: a thread-owned element (x[i], i the
+// grid's thread number) gets a plain add behind the one-dimensional
+// launch test; one address for every thread (w[0], w[1]) gets a
+// warp-shuffle sum and one atomic by lane 0; a neighbour (x[i+1]) or a
+// per-thread index passed from the kernel gets an atomic add.
+// REQUIRES: cuda
+// RUN: %clang -x cuda --cuda-device-only --cuda-gpu-arch=sm_70 -nocudalib --cuda-path=/usr/local/cuda -Xclang -target-sdk-version=12.0 -Wno-unknown-cuda-version -O2 -S -emit-llvm %s -o %t.ll -mllvm -zymase-print-cache 2> %t.report
+// RUN: %FileCheck %s --check-prefix=OWNED < %t.ll
+// RUN: %FileCheck %s --check-prefix=WARP < %t.ll
+// RUN: %FileCheck %s --check-prefix=SHARED < %t.ll
+// RUN: %FileCheck %s --check-prefix=ARG < %t.ll
+// RUN: %FileCheck %s --check-prefix=REPORT < %t.report
+// RUN: %clang -x cuda --cuda-device-only --cuda-gpu-arch=sm_70 -nocudalib --cuda-path=/usr/local/cuda -Xclang -target-sdk-version=12.0 -Wno-unknown-cuda-version -O0 -S -emit-llvm %s -o %t0.ll
+// RUN: %FileCheck %s --check-prefix=OWNED < %t0.ll
+// RUN: %FileCheck %s --check-prefix=WARP < %t0.ll
+// RUN: %FileCheck %s --check-prefix=SHARED < %t0.ll
+// RUN: %FileCheck %s --check-prefix=ARG < %t0.ll
+
+extern __device__ int enzyme_dup, enzyme_const;
+extern __device__ void __enzyme_autodiff(void *, ...);
+
+// OWNED-LABEL: define internal void @__zymase_grad._Z5owned
+// OWNED: call i32 @llvm.nvvm.read.ptx.sreg.nctaid.z()
+// OWNED-NEXT: mul
+// OWNED-NEXT: [[ONE:%.*]] = icmp eq i32 %{{.*}}, 1
+// OWNED-NEXT: br i1 [[ONE]], label %[[PLAIN:.*]], label %[[ATOMIC:.*]]
+// OWNED: [[PLAIN]]:
+// OWNED-NOT: atomicrmw
+// OWNED: store double
+// OWNED: [[ATOMIC]]:
+// OWNED-NEXT: atomicrmw fadd ptr {{.*}}, double
+// REPORT-LABEL: gradient of '_Z5owned
+// REPORT: shadow plainly (an element only this thread reads
+__device__ void owned(const double *x, double *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    y[i] = sin(x[i]) * x[i];
+}
+__global__ void k_owned(const double *x, double *dx, double *y, double *dy,
+                        int n) {
+  __enzyme_autodiff((void *)owned, enzyme_dup, x, dx, enzyme_dup, y, dy,
+                    enzyme_const, n);
+}
+
+// WARP-LABEL: define internal {{.*}} @__zymase_grad._Z3fit
+// WARP: call i32 @llvm.nvvm.activemask()
+// WARP-NEXT: icmp eq i32 %{{.*}}, -1
+// WARP: call i32 @llvm.nvvm.shfl.sync.down.i32(i32 -1, i32 {{.*}}, i32 16, i32 31)
+// WARP: call i32 @llvm.nvvm.shfl.sync.down.i32(i32 -1, i32 {{.*}}, i32 1, i32 31)
+// WARP: call i32 @llvm.nvvm.read.ptx.sreg.laneid()
+// WARP-NEXT: icmp eq i32 %{{.*}}, 0
+// WARP: atomicrmw fadd ptr {{.*}}, double
+// REPORT-LABEL: gradient of '_Z3fit
+// REPORT: shadow by a warp-shuffle sum, then one atomic add per warp
+__device__ double fit(const double *w, const double *t) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  double r = w[0] * t[i] + w[1] - t[i] * t[i];
+  return r * r;
+}
+__global__ void k_fit(const double *w, double *dw, const double *t) {
+  __enzyme_autodiff((void *)fit, enzyme_dup, w, dw, enzyme_const, t);
+}
+
+// SHARED-LABEL: define internal void @__zymase_grad._Z9neighbour
+// SHARED-NOT: zymase.owned
+// SHARED-NOT: shfl.sync
+// SHARED: atomicrmw fadd ptr {{.*}}, double
+// SHARED: ret void
+// REPORT-LABEL: gradient of '_Z9neighbour
+// REPORT: shadow atomically
+__device__ void neighbour(const double *x, double *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i + 1 < n)
+    y[i] = x[i] * x[i + 1];
+}
+__global__ void k_neighbour(const double *x, double *dx, double *y,
+                            double *dy, int n) {
+  __enzyme_autodiff((void *)neighbour, enzyme_dup, x, dx, enzyme_dup, y, dy,
+                    enzyme_const, n);
+}
+
+// The index comes from the kernel: nothing is known inside.
+// ARG-LABEL: define internal void @__zymase_grad._Z6by_arg
+// ARG-NOT: zymase.owned
+// ARG: atomicrmw fadd ptr {{.*}}, double
+// ARG: ret void
+// REPORT-LABEL: gradient of '_Z6by_arg
+// REPORT: shadow atomically
+__device__ void by_arg(const double *x, double *y, int i) {
+  y[i] = sin(x[i]);
+}
+__global__ void k_by_arg(const double *x, double *dx, double *y, double *dy,
+                         int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    __enzyme_autodiff((void *)by_arg, enzyme_dup, x, dx, enzyme_dup, y, dy,
+                      enzyme_const, i);
+}
