@@ -64,6 +64,29 @@ static int uniform_operand(LLVMValueRef v, LLVMValueRef k, int depth) {
   return 1;
 }
 
+/* Whether function `f` (a kernel), or a function it calls, makes a
+ * gradient call other than `c` (or a call that cannot be followed). */
+static int other_gradient_call(LLVMValueRef f, LLVMValueRef c, int depth) {
+  if (depth > 6)
+    return 1;
+  for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b;
+       b = LLVMGetNextBasicBlock(b))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(b); i;
+         i = LLVMGetNextInstruction(i)) {
+      if (!LLVMIsACallInst(i) || i == c)
+        continue;
+      LLVMValueRef callee = LLVMGetCalledValue(i);
+      if (!callee || !LLVMIsAFunction(callee))
+        return 1; /* an indirect call */
+      if (callee_named(i, "__enzyme_") || callee_named(i, "__zymase_"))
+        return 1;
+      if (LLVMGetFirstBasicBlock(callee) && callee != f &&
+          other_gradient_call(callee, c, depth + 1))
+        return 1;
+    }
+  return 0;
+}
+
 /* How the gradient being built is called: SITES_UNIFORM when every use of
  * the user's function is the function operand of an `__enzyme_autodiff`
  * call in a kernel, with every other operand uniform, each kernel making
@@ -85,13 +108,8 @@ static int call_sites(ZyGen *g) {
     for (unsigned a = 1; a < LLVMGetNumArgOperands(c); a++)
       if (!uniform_operand(LLVMGetOperand(c, a), k, 0))
         return SITES_OTHER;
-    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(k); b;
-         b = LLVMGetNextBasicBlock(b))
-      for (LLVMValueRef i = LLVMGetFirstInstruction(b); i;
-           i = LLVMGetNextInstruction(i))
-        if (LLVMIsACallInst(i) && i != c &&
-            (callee_named(i, "__enzyme_") || callee_named(i, "__zymase_")))
-          return SITES_OTHER;
+    if (other_gradient_call(k, c, 0))
+      return SITES_OTHER;
     entry &= bb == LLVMGetEntryBasicBlock(k);
     any = 1;
   }

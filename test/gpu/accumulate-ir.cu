@@ -3,19 +3,22 @@
 // grid's thread number) gets a plain add behind the one-dimensional
 // launch test; one address for every thread (w[0], w[1]) gets a
 // warp-shuffle sum and one atomic by lane 0; a neighbour (x[i+1]) or a
-// per-thread index passed from the kernel gets an atomic add.
+// per-thread index passed from the kernel gets an atomic add, and so does
+// an element of a kernel making two gradient calls.
 // REQUIRES: cuda
 // RUN: %clang -x cuda --cuda-device-only --cuda-gpu-arch=sm_70 -nocudalib --cuda-path=/usr/local/cuda -Xclang -target-sdk-version=12.0 -Wno-unknown-cuda-version -O2 -S -emit-llvm %s -o %t.ll -mllvm -zymase-print-cache 2> %t.report
 // RUN: %FileCheck %s --check-prefix=OWNED < %t.ll
 // RUN: %FileCheck %s --check-prefix=WARP < %t.ll
 // RUN: %FileCheck %s --check-prefix=SHARED < %t.ll
 // RUN: %FileCheck %s --check-prefix=ARG < %t.ll
+// RUN: %FileCheck %s --check-prefix=OTHER < %t.ll
 // RUN: %FileCheck %s --check-prefix=REPORT < %t.report
 // RUN: %clang -x cuda --cuda-device-only --cuda-gpu-arch=sm_70 -nocudalib --cuda-path=/usr/local/cuda -Xclang -target-sdk-version=12.0 -Wno-unknown-cuda-version -O0 -S -emit-llvm %s -o %t0.ll
 // RUN: %FileCheck %s --check-prefix=OWNED < %t0.ll
 // RUN: %FileCheck %s --check-prefix=WARP < %t0.ll
 // RUN: %FileCheck %s --check-prefix=SHARED < %t0.ll
 // RUN: %FileCheck %s --check-prefix=ARG < %t0.ll
+// RUN: %FileCheck %s --check-prefix=OTHER < %t0.ll
 
 extern __device__ int enzyme_dup, enzyme_const;
 extern __device__ void __enzyme_autodiff(void *, ...);
@@ -63,7 +66,7 @@ __global__ void k_fit(const double *w, double *dw, const double *t) {
 }
 
 // SHARED-LABEL: define internal void @__zymase_grad._Z9neighbour
-// SHARED-NOT: zymase.owned
+// SHARED-NOT: nctaid.z
 // SHARED-NOT: shfl.sync
 // SHARED: atomicrmw fadd ptr {{.*}}, double
 // SHARED: ret void
@@ -82,7 +85,7 @@ __global__ void k_neighbour(const double *x, double *dx, double *y,
 
 // The index comes from the kernel: nothing is known inside.
 // ARG-LABEL: define internal void @__zymase_grad._Z6by_arg
-// ARG-NOT: zymase.owned
+// ARG-NOT: nctaid.z
 // ARG: atomicrmw fadd ptr {{.*}}, double
 // ARG: ret void
 // REPORT-LABEL: gradient of '_Z6by_arg
@@ -96,4 +99,28 @@ __global__ void k_by_arg(const double *x, double *dx, double *y, double *dy,
   if (i < n)
     __enzyme_autodiff((void *)by_arg, enzyme_dup, x, dx, enzyme_dup, y, dy,
                       enzyme_const, i);
+}
+
+// A kernel that also makes another gradient call (here through a helper)
+// may add to the same shadows at the same time: atomic.
+// OTHER-LABEL: define internal void @__zymase_grad._Z6owned2
+// OTHER-NOT: nctaid.z
+// OTHER: atomicrmw fadd ptr {{.*}}, double
+// REPORT-LABEL: gradient of '_Z6owned2
+// REPORT: shadow atomically
+__device__ void owned2(const double *x, double *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    y[i] = sin(x[i]) * x[i];
+}
+__device__ void helper(const double *x, double *dx, double *y, double *dy,
+                       int n) {
+  __enzyme_autodiff((void *)neighbour, enzyme_dup, x, dx, enzyme_dup, y, dy,
+                    enzyme_const, n);
+}
+__global__ void k_owned2(const double *x, double *dx, double *y, double *dy,
+                         int n) {
+  __enzyme_autodiff((void *)owned2, enzyme_dup, x, dx, enzyme_dup, y, dy,
+                    enzyme_const, n);
+  helper(x, dx, y, dy, n);
 }

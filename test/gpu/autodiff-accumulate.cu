@@ -2,7 +2,8 @@
 // an elementwise map whose thread owns x[i] (plain adds), every thread
 // adding into the same parameters of a fit (warp-shuffle sums, one atomic
 // per full warp, atomic in partial warps), and a grid-stride loop with an
-// active scalar.  Block sizes 32, 48 (a warp of 16), 100 (a warp of 4) and
+// active scalar, and a thread-owned element in two-dimensional launches
+// (atomic there).  Block sizes 32, 48 (a warp of 16), 100 (a warp of 4) and
 // 128; closed forms; ThreadSanitizer proves the plain adds race-free.
 // REQUIRES: cuda
 // RUN: %gpu-clang -O0 %s -o %t0 && %t0
@@ -48,6 +49,17 @@ __global__ void scale_gradient(const double *x, double *dx, double *y,
                                int n) {
   __enzyme_autodiff((void *)scale, enzyme_dup, x, dx, enzyme_dup, y, dy,
                     enzyme_dup, a, da, enzyme_const, n);
+}
+
+/* x_i^2 for the thread's element x[i], i from the x coordinates only: in
+ * a launch with 2 threads in y (or 2 blocks in y) two threads share x[i],
+ * so the plain add is taken only in one-dimensional launches. */
+__device__ double square(const double *x) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  return x[i] * x[i];
+}
+__global__ void square_gradient(const double *x, double *dx) {
+  __enzyme_autodiff((void *)square, enzyme_dup, x, dx);
 }
 
 static const int N = 1000;
@@ -123,6 +135,28 @@ static void test_scale(int bs, int blocks) {
   cudaFree(d_a), cudaFree(d_da);
 }
 
+static void test_square(int bs) {
+  int blocks = N / bs, n = blocks * bs;
+  double *d_x = to_device(x, n), *d_dx;
+  CK(cudaMalloc(&d_dx, n * sizeof(double)));
+  const dim3 shapes[3][2] = {{dim3(blocks), dim3(bs)},
+                             {dim3(blocks), dim3(bs, 2)},
+                             {dim3(blocks, 2), dim3(bs)}};
+  for (int s = 0; s < 3; s++) {
+    CK(cudaMemset(d_dx, 0, n * sizeof(double)));
+    square_gradient<<<shapes[s][0], shapes[s][1]>>>(d_x, d_dx);
+    CK(cudaGetLastError());
+    to_host(dx, d_dx, n);
+    for (int i = 0; i < n; i++)
+      want[i] = (s ? 4 : 2) * x[i]; /* one or two threads per element */
+    char what[80];
+    snprintf(what, sizeof what, "square, blocks of %d, %s: dx", bs,
+             s == 0 ? "1-D" : s == 1 ? "2 threads in y" : "2 blocks in y");
+    check_array(what, dx, want, n, 1e-14);
+  }
+  cudaFree(d_x), cudaFree(d_dx);
+}
+
 int main() {
   for (int i = 0; i < N; i++) {
     x[i] = 0.2 + 0.001 * i;
@@ -134,6 +168,7 @@ int main() {
     test_fit<double>(bs, N / bs < 7 ? N / bs : 7, 1e-12);
     test_fit<float>(bs, 3, 1e-4);
     test_scale(bs, 3);
+    test_square(bs);
   }
   return gpu_report();
 }
