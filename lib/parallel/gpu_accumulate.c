@@ -1,7 +1,8 @@
 /* gpu_accumulate.c - adding adjoints to shadow memory in device code: a
  * plain add where the thread owns the location (its address is injective
- * in the grid's thread number), a warp-shuffle reduction and one atomic
- * per warp where every thread adds to the same address, atomic otherwise.
+ * in the grid's thread number), a warp-shuffle and shared-memory
+ * reduction and one atomic per block where every thread adds to the same
+ * address, atomic otherwise.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "parallel.h"
 
@@ -193,8 +194,10 @@ static LLVMBasicBlockRef fork(ZyGen *g, LLVMValueRef c, const char *what,
   return join;
 }
 
-/* One lane's value moved down the warp by `off` lanes (full mask). */
-static LLVMValueRef shuffle_down(ZyGen *g, LLVMValueRef v, int off) {
+/* One lane's value moved down the warp by `off` lanes, among the lanes
+ * of `mask`. */
+static LLVMValueRef shuffle_down(ZyGen *g, LLVMValueRef mask, LLVMValueRef v,
+                                 int off) {
   LLVMContextRef c = g->zm->ctx;
   LLVMTypeRef i32 = LLVMInt32TypeInContext(c), i64 = LLVMInt64TypeInContext(c);
   LLVMTypeRef t;
@@ -203,7 +206,7 @@ static LLVMValueRef shuffle_down(ZyGen *g, LLVMValueRef v, int off) {
       g, f32 ? "llvm.nvvm.shfl.sync.down.f32" : "llvm.nvvm.shfl.sync.down.i32",
       &t);
   if (f32) {
-    LLVMValueRef args[4] = {i32c(g, -1), v, i32c(g, off), i32c(g, 0x1f)};
+    LLVMValueRef args[4] = {mask, v, i32c(g, off), i32c(g, 0x1f)};
     return LLVMBuildCall2(g->b, t, f, args, 4, "");
   }
   /* A double as two 32-bit halves. */
@@ -213,7 +216,7 @@ static LLVMValueRef shuffle_down(ZyGen *g, LLVMValueRef v, int off) {
       LLVMBuildTrunc(g->b, LLVMBuildLShr(g->b, bits, LLVMConstInt(i64, 32, 0), ""),
                      i32, "")};
   for (int k = 0; k < 2; k++) {
-    LLVMValueRef args[4] = {i32c(g, -1), half[k], i32c(g, off), i32c(g, 0x1f)};
+    LLVMValueRef args[4] = {mask, half[k], i32c(g, off), i32c(g, 0x1f)};
     half[k] = LLVMBuildZExt(g->b, LLVMBuildCall2(g->b, t, f, args, 4, ""), i64, "");
   }
   LLVMValueRef hi = LLVMBuildShl(g->b, half[1], LLVMConstInt(i64, 32, 0), "");
@@ -221,32 +224,147 @@ static LLVMValueRef shuffle_down(ZyGen *g, LLVMValueRef v, int off) {
                           LLVMTypeOf(v), "");
 }
 
-/* Same address in every thread: when all 32 lanes are here together
- * (`activemask` full; a partial warp or diverged lanes take the atomic
- * path), the lanes' adjoints are summed down the warp by shuffles and
- * lane 0 adds the sum atomically; otherwise each lane adds atomically. */
-static void warp_reduce(ZyGen *g, LLVMValueRef shadow, LLVMValueRef delta) {
+/* __syncthreads. */
+static void barrier(ZyGen *g) {
+  const char *name = "llvm.nvvm.barrier.cta.sync.aligned.all";
+  if (!LLVMLookupIntrinsicID(name, strlen(name))) {
+    call0(g, "llvm.nvvm.barrier0"); /* LLVM 19 */
+    return;
+  }
+  LLVMTypeRef t;
+  LLVMValueRef f = intrinsic(g, name, &t), zero = i32c(g, 0);
+  LLVMBuildCall2(g->b, t, f, &zero, 1, "");
+}
+
+/* The block's shared buffer of one partial sum per warp (32 warps at
+ * most), of type `t`. */
+static LLVMValueRef warp_sums(ZyGen *g, LLVMTypeRef t) {
+  const char *name = LLVMGetTypeKind(t) == LLVMFloatTypeKind
+                         ? "zymase.warp.sums.f32"
+                         : "zymase.warp.sums.f64";
+  LLVMValueRef gv = LLVMGetNamedGlobal(g->zm->mod, name);
+  if (!gv) {
+    LLVMTypeRef at = LLVMArrayType2(t, 32);
+    gv = LLVMAddGlobalInAddressSpace(g->zm->mod, at, name, 3);
+    LLVMSetLinkage(gv, LLVMInternalLinkage);
+    LLVMSetInitializer(gv, LLVMGetUndef(at));
+    LLVMSetAlignment(gv, 8);
+  }
+  return gv;
+}
+
+static LLVMBasicBlockRef new_block(ZyGen *g, const char *name,
+                                   LLVMBasicBlockRef pbb) {
+  LLVMBasicBlockRef bb =
+      LLVMAppendBasicBlockInContext(g->zm->ctx, g->grad, name);
+  if (pbb)
+    zy_map_put(&g->gpu_join, bb, pbb);
+  return bb;
+}
+
+/* The thread's number in its block and the block's warp count. */
+static LLVMValueRef linear_tid(ZyGen *g, LLVMValueRef *warps) {
+  LLVMValueRef x = call0(g, "llvm.nvvm.read.ptx.sreg.tid.x");
+  LLVMValueRef y = call0(g, "llvm.nvvm.read.ptx.sreg.tid.y");
+  LLVMValueRef z = call0(g, "llvm.nvvm.read.ptx.sreg.tid.z");
+  LLVMValueRef nx = call0(g, "llvm.nvvm.read.ptx.sreg.ntid.x");
+  LLVMValueRef ny = call0(g, "llvm.nvvm.read.ptx.sreg.ntid.y");
+  LLVMValueRef nz = call0(g, "llvm.nvvm.read.ptx.sreg.ntid.z");
+  LLVMValueRef n = LLVMBuildMul(g->b, LLVMBuildMul(g->b, nx, ny, ""), nz, "");
+  *warps = LLVMBuildLShr(g->b, LLVMBuildAdd(g->b, n, i32c(g, 31), ""),
+                         i32c(g, 5), "");
+  LLVMValueRef zy = LLVMBuildAdd(g->b, y, LLVMBuildMul(g->b, ny, z, ""), "");
+  return LLVMBuildAdd(g->b, x, LLVMBuildMul(g->b, nx, zy, ""), "");
+}
+
+/* Same address in every thread of the block, all of them here: the lanes
+ * of each warp present together from lane 0 (`activemask` = lanes
+ * 0..k-1: a full warp, or the block's last, partial one) sum their
+ * adjoints down the warp by shuffles; lane 0 files the sum in shared
+ * memory (0 when its lanes diverged: they add atomically one by one);
+ * after a barrier thread 0 adds the warps' sums and makes the block's one
+ * atomic add; a second barrier lets the buffer be reused. */
+static void block_reduce(ZyGen *g, LLVMValueRef shadow, LLVMValueRef delta) {
+  LLVMContextRef c = g->zm->ctx;
+  LLVMTypeRef t = LLVMTypeOf(delta), i32 = LLVMInt32TypeInContext(c);
+  LLVMBasicBlockRef pbb = reversed_block(g);
   LLVMValueRef mask = call0(g, "llvm.nvvm.activemask");
-  LLVMValueRef full = LLVMBuildICmp(g->b, LLVMIntEQ, mask, i32c(g, -1), "");
-  LLVMBasicBlockRef warp, lane, join = fork(g, full, "warp", &warp, &lane);
+  LLVMValueRef low = LLVMBuildICmp(
+      g->b, LLVMIntEQ,
+      LLVMBuildAnd(g->b, mask, LLVMBuildAdd(g->b, mask, i32c(g, 1), ""), ""),
+      i32c(g, 0), "");
+  LLVMBasicBlockRef warp = new_block(g, "zymase.warp", pbb);
+  LLVMBasicBlockRef lane = new_block(g, "zymase.atomic", pbb);
+  LLVMBasicBlockRef file = new_block(g, "zymase.warp.file", pbb);
+  LLVMBuildCondBr(g->b, low, warp, lane);
   LLVMPositionBuilderAtEnd(g->b, lane);
   zy_accumulate(g, shadow, delta, ZY_ACC_ATOMIC);
-  LLVMBuildBr(g->b, join);
+  LLVMBuildBr(g->b, file);
   LLVMPositionBuilderAtEnd(g->b, warp);
+  LLVMTypeRef pt;
+  LLVMValueRef popc = LLVMGetIntrinsicDeclaration(
+      g->zm->mod, LLVMLookupIntrinsicID("llvm.ctpop", 10), &i32, 1);
+  pt = LLVMGlobalGetValueType(popc);
+  LLVMValueRef k = LLVMBuildCall2(g->b, pt, popc, &mask, 1, "");
+  LLVMValueRef me = call0(g, "llvm.nvvm.read.ptx.sreg.laneid");
   LLVMValueRef v = delta;
   for (int off = 16; off >= 1; off /= 2) {
-    LLVMValueRef sum = LLVMBuildFAdd(g->b, v, shuffle_down(g, v, off), "");
-    v = sum;
+    LLVMValueRef from = LLVMBuildICmp(
+        g->b, LLVMIntULT, LLVMBuildAdd(g->b, me, i32c(g, off), ""), k, "");
+    LLVMValueRef got = LLVMBuildSelect(g->b, from, shuffle_down(g, mask, v, off),
+                                       LLVMConstNull(t), "");
+    v = LLVMBuildFAdd(g->b, v, got, "");
   }
-  LLVMValueRef first = LLVMBuildICmp(
-      g->b, LLVMIntEQ, call0(g, "llvm.nvvm.read.ptx.sreg.laneid"), i32c(g, 0), "");
-  LLVMBasicBlockRef lead =
-      LLVMAppendBasicBlockInContext(g->zm->ctx, g->grad, "zymase.warp.lead");
-  LLVMBuildCondBr(g->b, first, lead, join);
-  LLVMPositionBuilderAtEnd(g->b, lead);
-  zy_accumulate(g, shadow, v, ZY_ACC_ATOMIC);
-  LLVMBuildBr(g->b, join);
-  LLVMPositionBuilderAtEnd(g->b, join);
+  LLVMBuildBr(g->b, file);
+  LLVMPositionBuilderAtEnd(g->b, file);
+  LLVMValueRef sum = LLVMBuildPhi(g->b, t, "");
+  LLVMValueRef in[2] = {v, LLVMConstNull(t)};
+  LLVMBasicBlockRef from[2] = {warp, lane};
+  LLVMAddIncoming(sum, in, from, 2);
+  LLVMValueRef warps, tid = linear_tid(g, &warps);
+  LLVMValueRef buf = warp_sums(g, t);
+  LLVMBasicBlockRef put = new_block(g, "zymase.warp.put", pbb);
+  LLVMBasicBlockRef sync = new_block(g, "zymase.block.sync", pbb);
+  LLVMBuildCondBr(g->b,
+                  LLVMBuildICmp(g->b, LLVMIntEQ,
+                                call0(g, "llvm.nvvm.read.ptx.sreg.laneid"),
+                                i32c(g, 0), ""),
+                  put, sync);
+  LLVMPositionBuilderAtEnd(g->b, put);
+  LLVMValueRef at = LLVMBuildGEP2(
+      g->b, t, buf, (LLVMValueRef[]){LLVMBuildLShr(g->b, tid, i32c(g, 5), "")},
+      1, "");
+  LLVMBuildStore(g->b, sum, at);
+  LLVMBuildBr(g->b, sync);
+  LLVMPositionBuilderAtEnd(g->b, sync);
+  barrier(g);
+  /* Thread 0: for (w = 0; w < warps; w++) s += buf[w]; one atomic. */
+  LLVMBasicBlockRef head = new_block(g, "zymase.block.sum", pbb);
+  LLVMBasicBlockRef loop = new_block(g, "zymase.block.loop", pbb);
+  LLVMBasicBlockRef add = new_block(g, "zymase.block.add", pbb);
+  LLVMBasicBlockRef done = new_block(g, "zymase.block.done", pbb);
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, tid, i32c(g, 0), ""),
+                  head, done);
+  LLVMPositionBuilderAtEnd(g->b, head);
+  LLVMBuildBr(g->b, loop);
+  LLVMPositionBuilderAtEnd(g->b, loop);
+  LLVMValueRef w = LLVMBuildPhi(g->b, i32, ""), s = LLVMBuildPhi(g->b, t, "");
+  LLVMValueRef x = LLVMBuildLoad2(
+      g->b, t, LLVMBuildGEP2(g->b, t, buf, &w, 1, ""), "");
+  LLVMValueRef s2 = LLVMBuildFAdd(g->b, s, x, "");
+  LLVMValueRef w2 = LLVMBuildAdd(g->b, w, i32c(g, 1), "");
+  LLVMValueRef w0 = i32c(g, 0), s0 = LLVMConstNull(t);
+  LLVMAddIncoming(w, (LLVMValueRef[]){w0, w2},
+                  (LLVMBasicBlockRef[]){head, loop}, 2);
+  LLVMAddIncoming(s, (LLVMValueRef[]){s0, s2},
+                  (LLVMBasicBlockRef[]){head, loop}, 2);
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, w2, warps, ""), loop,
+                  add);
+  LLVMPositionBuilderAtEnd(g->b, add);
+  zy_accumulate(g, shadow, s2, ZY_ACC_ATOMIC);
+  LLVMBuildBr(g->b, done);
+  LLVMPositionBuilderAtEnd(g->b, done);
+  barrier(g);
 }
 
 /* The thread's own element: plain where the launch is one-dimensional
@@ -305,9 +423,10 @@ int zy_gpu_accumulate(ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
                  "one-dimensional launch; atomically otherwise)");
     owned_add(g, shadow, delta);
   } else if (where == 1 && scalar && convergent_here(g)) {
-    report(g, p, "by a warp-shuffle sum, then one atomic add per warp "
-                 "(atomically when the warp is not full)");
-    warp_reduce(g, shadow, delta);
+    report(g, p, "by warp-shuffle sums and a sum of the warps in shared "
+                 "memory, then one atomic add per block (per lane in a "
+                 "diverged warp)");
+    block_reduce(g, shadow, delta);
   } else {
     report(g, p, "atomically");
     zy_accumulate(g, shadow, delta, ZY_ACC_ATOMIC);

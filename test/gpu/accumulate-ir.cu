@@ -2,7 +2,8 @@
 // the cache report's line for it: a thread-owned element (x[i], i the
 // grid's thread number) gets a plain add behind the one-dimensional
 // launch test; one address for every thread (w[0], w[1]) gets a
-// warp-shuffle sum and one atomic by lane 0; a neighbour (x[i+1]) or a
+// shuffle sum per warp, the warps' sums added in shared memory by thread
+// 0 between two barriers, and one atomic per block; a neighbour (x[i+1]) or a
 // per-thread index passed from the kernel gets an atomic add, and so does
 // an element of a kernel making two gradient calls.
 // REQUIRES: cuda
@@ -47,15 +48,18 @@ __global__ void k_owned(const double *x, double *dx, double *y, double *dy,
 }
 
 // WARP-LABEL: define internal {{.*}} @__zymase_grad._Z3fit
-// WARP: call i32 @llvm.nvvm.activemask()
-// WARP-NEXT: icmp eq i32 %{{.*}}, -1
-// WARP: call i32 @llvm.nvvm.shfl.sync.down.i32(i32 -1, i32 {{.*}}, i32 16, i32 31)
-// WARP: call i32 @llvm.nvvm.shfl.sync.down.i32(i32 -1, i32 {{.*}}, i32 1, i32 31)
-// WARP: call i32 @llvm.nvvm.read.ptx.sreg.laneid()
-// WARP-NEXT: icmp eq i32 %{{.*}}, 0
+// WARP: [[MASK:%.*]] = {{.*}}call i32 @llvm.nvvm.activemask()
+// WARP: @llvm.ctpop.i32(i32 [[MASK]])
+// WARP: call i32 @llvm.nvvm.shfl.sync.down.i32(i32 [[MASK]], i32 {{.*}}, i32 16, i32 31)
+// WARP: call i32 @llvm.nvvm.shfl.sync.down.i32(i32 [[MASK]], i32 {{.*}}, i32 1, i32 31)
 // WARP: atomicrmw fadd ptr {{.*}}, double
+// WARP: store double {{.*}}, ptr addrspace(3)
+// WARP: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+// WARP: load double, ptr addrspace(3)
+// WARP: atomicrmw fadd ptr {{.*}}, double
+// WARP: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
 // REPORT-LABEL: gradient of '_Z3fit
-// REPORT: shadow by a warp-shuffle sum, then one atomic add per warp
+// REPORT: shadow by warp-shuffle sums and a sum of the warps in shared memory, then one atomic add per block
 __device__ double fit(const double *w, const double *t) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   double r = w[0] * t[i] + w[1] - t[i] * t[i];

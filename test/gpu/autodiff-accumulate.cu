@@ -1,7 +1,8 @@
 // Device AD accumulation classes (parallel/gpu_accumulate.c), numerically:
 // an elementwise map whose thread owns x[i] (plain adds), every thread
-// adding into the same parameters of a fit (warp-shuffle sums, one atomic
-// per full warp, atomic in partial warps), and a grid-stride loop with an
+// adding into the same parameters of a fit (warp-shuffle sums, the warps'
+// sums added in shared memory, one atomic per block; partial warps and
+// 2-D blocks too), and a grid-stride loop with an
 // active scalar, and a thread-owned element in two-dimensional launches
 // (atomic there).  Block sizes 32, 48 (a warp of 16), 100 (a warp of 4) and
 // 128; closed forms; ThreadSanitizer proves the plain adds race-free.
@@ -169,6 +170,23 @@ int main() {
     test_fit<float>(bs, 3, 1e-4);
     test_scale(bs, 3);
     test_square(bs);
+  }
+  /* Blocks of 16 x 3 threads (warps of 32 and 16 across rows): each
+   * t_i, i from the x coordinates, counted 3 times. */
+  {
+    double t[32], w[2] = {0.7, -0.3}, dw[2] = {0, 0}, wantw[2] = {0, 0};
+    for (int i = 0; i < 32; i++) {
+      t[i] = x[i];
+      double r = w[0] * t[i] + w[1] - t[i] * t[i];
+      wantw[0] += 3 * 2 * r * t[i];
+      wantw[1] += 3 * 2 * r;
+    }
+    double *d_t = to_device(t, 32), *d_w = to_device(w, 2);
+    double *d_dw = to_device(dw, 2);
+    fit_gradient<double><<<2, dim3(16, 3)>>>(d_w, d_dw, d_t);
+    CK(cudaGetLastError());
+    to_host(dw, d_dw, 2);
+    check_array("fit (double), 2 blocks of 16 x 3: dw", dw, wantw, 2, 1e-12);
   }
   return gpu_report();
 }
