@@ -345,6 +345,8 @@ int zy_reverse_sweep(ZyGen *g) {
         err = zy_reverse_memory(g, i, NULL);
       else if (zy_omp_reverse_needed(i))
         err = zy_omp_reverse_sync(g, i);
+      else if (zy_gpu_reverse_needed(i))
+        err = zy_gpu_reverse_sync(g, i);
       else if (LLVMIsACallInst(i) && (zy_call_mode(g, i) == ZY_CALL_SPLIT ||
                                       zy_call_mode(g, i) == ZY_CALL_WRITER ||
                                       zy_call_mode(g, i) == ZY_CALL_BLAS ||

@@ -496,6 +496,7 @@ void zy_loops_free(ZyGen *g) {
   zy_map_free(&g->plan);
   zy_map_free(&g->owned);
   zy_map_free(&g->gpu_join);
+  zy_vec_free(&g->gpu_shared);
   zy_priv_free(g);
   zy_vec_free(&g->pending);
   if (g->alias)

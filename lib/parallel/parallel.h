@@ -147,4 +147,21 @@ int zy_parallel_sole_reader(struct ZyGen *g, LLVMValueRef p);
 int zy_gpu_accumulate(struct ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
                       LLVMValueRef delta);
 
+/* --- __shared__ memory and barriers (gpu_sync.c) ------------------------- */
+
+/* Whether `inst` is a block or warp barrier, called again at the mirrored
+ * point of the reverse sweep (zy_gpu_reverse_sync). */
+int zy_gpu_reverse_needed(LLVMValueRef inst);
+int zy_gpu_reverse_sync(struct ZyGen *g, LLVMValueRef call);
+/* For global `gv` of the shared address space: sets `*shadow` to its
+ * `__shared__` shadow, which the gradient zeroes on entry, and returns 0;
+ * returns nonzero (a located error) where that cannot be done (dynamic
+ * shared memory, no __syncthreads in the function, split mode).  Leaves
+ * `*shadow` NULL for other globals. */
+int zy_gpu_shared_shadow(struct ZyGen *g, LLVMValueRef gv, LLVMValueRef *shadow);
+/* Ends the gradient's entry block (builder `b`): zeroes the shared
+ * shadows between two barriers if there are any, then branches to `next`. */
+void zy_gpu_zero_shared(struct ZyGen *g, LLVMBuilderRef b,
+                        LLVMBasicBlockRef next);
+
 #endif
