@@ -176,6 +176,9 @@ typedef struct ZyGen {
   ZyAlias *alias;      /* alias analysis of the primal, made on demand   */
   int gpu_sites;       /* (device) how the gradient is called: see
                           gpu_accumulate.c, 0 until asked               */
+  ZyVec gpu_deferred;  /* (device) primal pointers whose adjoints are
+                          summed per thread and added at the end ...    */
+  ZyMap gpu_sum;       /* ... pointer -> the thread's slot of the sum    */
   ZyVec gpu_shared;    /* (device) __shared__ shadows the gradient uses */
   ZyMap gpu_join;      /* (device) reverse block made by an accumulation
                           -> the primal block it reverses               */

@@ -367,6 +367,8 @@ int zy_reverse_sweep(ZyGen *g) {
   zy_vec_free(&dphis);
   if (!err)
     zy_reverse_memory_finish(g);
+  if (!err)
+    zy_gpu_finish(g);
   if (!err && g->split)
     reverse_start(g);
   return err;

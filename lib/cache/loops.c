@@ -497,6 +497,8 @@ void zy_loops_free(ZyGen *g) {
   zy_map_free(&g->owned);
   zy_map_free(&g->gpu_join);
   zy_vec_free(&g->gpu_shared);
+  zy_vec_free(&g->gpu_deferred);
+  zy_map_free(&g->gpu_sum);
   zy_priv_free(g);
   zy_vec_free(&g->pending);
   if (g->alias)

@@ -387,12 +387,71 @@ static void owned_add(ZyGen *g, LLVMValueRef shadow, LLVMValueRef delta) {
   LLVMPositionBuilderAtEnd(g->b, join);
 }
 
+/* Whether the adjoints of the load being reversed (of uniform address
+ * `p`) may be summed in a slot of the thread and added to the shadow
+ * when the gradient returns: nothing in the function writes that memory
+ * (the reverse of a write would read the shadow before the sum is
+ * added), and `p` is known where the gradient returns (a constant, an
+ * argument, or a value of a block every return passes). */
+static int deferrable(ZyGen *g, LLVMValueRef p) {
+  LLVMValueRef i = g->cur;
+  if (g->split || !i || !LLVMIsALoadInst(i) || LLVMGetOperand(i, 0) != p)
+    return 0;
+  if (LLVMIsAInstruction(p) &&
+      !zy_map_has(&g->domrets, LLVMGetInstructionParent(p)))
+    return 0;
+  if (!LLVMIsAInstruction(p) && !LLVMIsAArgument(p) && !LLVMIsAConstant(p))
+    return 0;
+  return !zy_llvm_alias_load_clobbered(g->alias, i, NULL);
+}
+
+static void defer(ZyGen *g, LLVMValueRef p, LLVMValueRef delta) {
+  LLVMValueRef slot = zy_map_get(&g->gpu_sum, p);
+  if (!slot) {
+    slot = zy_new_slot(g, LLVMTypeOf(delta), "zymase.sum", 1);
+    zy_map_put(&g->gpu_sum, p, slot);
+    zy_vec_push(&g->gpu_deferred, p);
+  }
+  zy_accumulate(g, slot, delta, ZY_ACC_PLAIN);
+}
+
+void zy_gpu_finish(ZyGen *g) {
+  if (!g->gpu_deferred.len)
+    return;
+  LLVMValueRef ret = g->retinst;
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(ret);
+  LLVMInstructionRemoveFromParent(ret);
+  LLVMPositionBuilderAtEnd(g->b, bb);
+  for (size_t k = 0; k < g->gpu_deferred.len; k++) {
+    LLVMValueRef p = g->gpu_deferred.data[k];
+    LLVMValueRef slot = zy_map_get(&g->gpu_sum, p);
+    LLVMTypeRef t = LLVMGetAllocatedType(slot);
+    LLVMValueRef v = LLVMBuildLoad2(g->b, t, slot, "");
+    LLVMValueRef shadow = zy_shadow_lookup(g, p);
+    if (g->gpu_sites == SITES_CONVERGENT) {
+      block_reduce(g, shadow, v);
+      continue;
+    }
+    /* One atomic per thread that has something to add. */
+    LLVMBasicBlockRef add = new_block(g, "zymase.sum.add", NULL);
+    LLVMBasicBlockRef done = new_block(g, "zymase.sum.done", NULL);
+    LLVMBuildCondBr(g->b,
+                    LLVMBuildFCmp(g->b, LLVMRealUNE, v, LLVMConstNull(t), ""),
+                    add, done);
+    LLVMPositionBuilderAtEnd(g->b, add);
+    zy_accumulate(g, shadow, v, ZY_ACC_ATOMIC);
+    LLVMBuildBr(g->b, done);
+    LLVMPositionBuilderAtEnd(g->b, done);
+  }
+  LLVMInsertIntoBuilder(g->b, ret);
+}
+
 /* A line of the cache report (-zymase-print-cache), once per pointer. */
 static void report(ZyGen *g, LLVMValueRef p, const char *how) {
   if (zy_map_has(&g->reported, p))
     return;
   zy_map_put(&g->reported, p, p);
-  char line[200];
+  char line[256];
   snprintf(line, sizeof line, "its adjoints added to the shadow %s", how);
   zy_loops_report_note(g, p, line);
 }
@@ -418,14 +477,19 @@ int zy_gpu_accumulate(ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
   }
   LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(delta));
   int scalar = k == LLVMDoubleTypeKind || k == LLVMFloatTypeKind;
-  if (where == 2 && zy_parallel_sole_reader(g, p)) {
+  if (where == 1 && scalar && deferrable(g, p)) {
+    report(g, p, g->gpu_sites == SITES_CONVERGENT
+                     ? "summed per thread, then at the return by warp and "
+                       "block sums and one atomic add per block"
+                     : "summed per thread, then at the return one atomic "
+                       "add per thread");
+    defer(g, p, delta);
+  } else if (where == 2 && zy_parallel_sole_reader(g, p)) {
     report(g, p, "plainly (an element only this thread reads, in a "
                  "one-dimensional launch; atomically otherwise)");
     owned_add(g, shadow, delta);
   } else if (where == 1 && scalar && convergent_here(g)) {
-    report(g, p, "by warp-shuffle sums and a sum of the warps in shared "
-                 "memory, then one atomic add per block (per lane in a "
-                 "diverged warp)");
+    report(g, p, "by warp and block sums, then one atomic add per block");
     block_reduce(g, shadow, delta);
   } else {
     report(g, p, "atomically");

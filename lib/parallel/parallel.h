@@ -147,6 +147,10 @@ int zy_parallel_sole_reader(struct ZyGen *g, LLVMValueRef p);
 int zy_gpu_accumulate(struct ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
                       LLVMValueRef delta);
 
+/* At the end of the reverse sweep (before the gradient's return): adds
+ * the per-thread sums of the adjoints deferred there to their shadows. */
+void zy_gpu_finish(struct ZyGen *g);
+
 /* --- __shared__ memory and barriers (gpu_sync.c) ------------------------- */
 
 /* Whether `inst` is a block or warp barrier, called again at the mirrored

@@ -1,9 +1,11 @@
 // The device IR of each accumulation class (parallel/gpu_accumulate.c) and
 // the cache report's line for it: a thread-owned element (x[i], i the
 // grid's thread number) gets a plain add behind the one-dimensional
-// launch test; one address for every thread (w[0], w[1]) gets a
-// shuffle sum per warp, the warps' sums added in shared memory by thread
-// 0 between two barriers, and one atomic per block; a neighbour (x[i+1]) or a
+// launch test; one address for every thread (w[0], w[1], a grid-stride
+// loop's scalar) is summed per thread and, where the gradient returns,
+// across the warp by shuffles and the block in shared memory between two
+// barriers, then added by one atomic per block (where it is read when the
+// memory is also written); a neighbour (x[i+1]) or a
 // per-thread index passed from the kernel gets an atomic add, and so does
 // an element of a kernel making two gradient calls.
 // REQUIRES: cuda
@@ -12,6 +14,7 @@
 // RUN: %FileCheck %s --check-prefix=WARP < %t.ll
 // RUN: %FileCheck %s --check-prefix=SHARED < %t.ll
 // RUN: %FileCheck %s --check-prefix=ARG < %t.ll
+// RUN: %FileCheck %s --check-prefix=BLOCK < %t.ll
 // RUN: %FileCheck %s --check-prefix=OTHER < %t.ll
 // RUN: %FileCheck %s --check-prefix=REPORT < %t.report
 // RUN: %clang -x cuda --cuda-device-only --cuda-gpu-arch=sm_70 -nocudalib --cuda-path=/usr/local/cuda -Xclang -target-sdk-version=12.0 -Wno-unknown-cuda-version -O0 -S -emit-llvm %s -o %t0.ll
@@ -19,6 +22,7 @@
 // RUN: %FileCheck %s --check-prefix=WARP < %t0.ll
 // RUN: %FileCheck %s --check-prefix=SHARED < %t0.ll
 // RUN: %FileCheck %s --check-prefix=ARG < %t0.ll
+// RUN: %FileCheck %s --check-prefix=BLOCK < %t0.ll
 // RUN: %FileCheck %s --check-prefix=OTHER < %t0.ll
 
 extern __device__ int enzyme_dup, enzyme_const;
@@ -59,7 +63,7 @@ __global__ void k_owned(const double *x, double *dx, double *y, double *dy,
 // WARP: atomicrmw fadd ptr {{.*}}, double
 // WARP: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
 // REPORT-LABEL: gradient of '_Z3fit
-// REPORT: shadow by warp-shuffle sums and a sum of the warps in shared memory, then one atomic add per block
+// REPORT: shadow summed per thread, then at the return by warp and block sums and one atomic add per block
 __device__ double fit(const double *w, const double *t) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   double r = w[0] * t[i] + w[1] - t[i] * t[i];
@@ -85,6 +89,42 @@ __global__ void k_neighbour(const double *x, double *dx, double *y,
                             double *dy, int n) {
   __enzyme_autodiff((void *)neighbour, enzyme_dup, x, dx, enzyme_dup, y, dy,
                     enzyme_const, n);
+}
+
+// w is written too (by thread 0): the adjoints of w[0], w[1] cannot wait
+// for the return (the reverse of the store reads the shadow), so they are
+// summed where they are read.
+// BLOCK-LABEL: define internal {{.*}} @__zymase_grad._Z4fitw
+// BLOCK: call i32 @llvm.nvvm.shfl.sync.down.i32(i32 {{.*}}, i32 16, i32 31)
+// BLOCK: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+// BLOCK: atomicrmw fadd ptr {{.*}}, double
+// REPORT-LABEL: gradient of '_Z4fitw
+// REPORT: shadow by warp and block sums, then one atomic add per block
+__device__ double fitw(double *w, const double *t) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  double r = w[0] * t[i] + w[1] - t[i] * t[i];
+  if (i == 0)
+    w[2] = 0;
+  return r * r;
+}
+__global__ void k_fitw(double *w, double *dw, const double *t) {
+  __enzyme_autodiff((void *)fitw, enzyme_dup, w, dw, enzyme_const, t);
+}
+
+// The scalar of a grid-stride loop: summed over the thread's iterations.
+// REPORT-LABEL: gradient of '_Z6strideP
+// REPORT-DAG: shadow plainly (an element only this thread reads
+// REPORT-DAG: shadow summed per thread, then at the return by warp and block sums
+__device__ void stride(const double *__restrict__ x, double *__restrict__ y,
+                       const double *__restrict__ a, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += blockDim.x * gridDim.x)
+    y[i] = a[0] * x[i];
+}
+__global__ void k_stride(const double *x, double *dx, double *y, double *dy,
+                         const double *a, double *da, int n) {
+  __enzyme_autodiff((void *)stride, enzyme_dup, x, dx, enzyme_dup, y, dy,
+                    enzyme_dup, a, da, enzyme_const, n);
 }
 
 // The index comes from the kernel: nothing is known inside.

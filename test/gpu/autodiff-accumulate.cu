@@ -1,11 +1,14 @@
 // Device AD accumulation classes (parallel/gpu_accumulate.c), numerically:
-// an elementwise map whose thread owns x[i] (plain adds), every thread
-// adding into the same parameters of a fit (warp-shuffle sums, the warps'
-// sums added in shared memory, one atomic per block; partial warps and
-// 2-D blocks too), and a grid-stride loop with an
-// active scalar, and a thread-owned element in two-dimensional launches
-// (atomic there).  Block sizes 32, 48 (a warp of 16), 100 (a warp of 4) and
-// 128; closed forms; ThreadSanitizer proves the plain adds race-free.
+// an elementwise map whose thread owns x[i] (plain adds); every thread
+// adding into the same parameters of a fit (summed per thread, then where
+// the gradient returns across the warp by shuffles and the block in shared
+// memory, one atomic per block; partial warps and 2-D blocks too); the
+// same with the parameters also written (summed where they are read);
+// the same called by only some threads (one atomic per thread); a
+// grid-stride loop with an active scalar; a thread-owned element in
+// two-dimensional launches (atomic there).  Block sizes 32, 48 (a warp of
+// 16), 100 (a warp of 4) and 128; closed forms; ThreadSanitizer proves the
+// plain adds race-free.
 // REQUIRES: cuda
 // RUN: %gpu-clang -O0 %s -o %t0 && %t0
 // RUN: %gpu-clang -O2 %s -o %t2 && %t2
@@ -36,6 +39,31 @@ template <typename T> __device__ T fit(const T *w, const T *t) {
 template <typename T>
 __global__ void fit_gradient(const T *w, T *dw, const T *t) {
   __enzyme_autodiff((void *)fit<T>, enzyme_dup, w, dw, enzyme_const, t);
+}
+
+/* The same, w also written (by thread 0): the sums are made where w is
+ * read instead of where the gradient returns. */
+__device__ double fitw(double *w, const double *t) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  double r = w[0] * t[i] + w[1] - t[i] * t[i];
+  if (i == 0)
+    w[2] = 5;
+  return r * r;
+}
+__global__ void fitw_gradient(double *w, double *dw, const double *t) {
+  __enzyme_autodiff((void *)fitw, enzyme_dup, w, dw, enzyme_const, t);
+}
+/* Called under a branch of the kernel (threads i >= n skip it): summed
+ * per thread, one atomic per thread. */
+__device__ double fit_some(const double *w, const double *t) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  double r = w[0] * t[i] + w[1] - t[i] * t[i];
+  return r * r;
+}
+__global__ void fit_some_gradient(const double *w, double *dw, const double *t,
+                                  int n) {
+  if (blockIdx.x * blockDim.x + threadIdx.x < n)
+    __enzyme_autodiff((void *)fit_some, enzyme_dup, w, dw, enzyme_const, t);
 }
 
 /* Grid-stride loop: y_i = a x_i^2 for all i < n, a active. */
@@ -170,6 +198,39 @@ int main() {
     test_fit<float>(bs, 3, 1e-4);
     test_scale(bs, 3);
     test_square(bs);
+  }
+  /* fitw: w[2] written; fit called by the first 250 of 320 threads. */
+  for (int bs : sizes) {
+    int blocks = 320 / bs, n = blocks * bs;
+    double w[3] = {0.7, -0.3, 0}, dw[3] = {1, 2, 3}, wantw[3] = {1, 2, 0};
+    double *d_t = to_device(x, n), *d_w = to_device(w, 3);
+    double *d_dw = to_device(dw, 3);
+    for (int i = 0; i < n; i++) {
+      double r = w[0] * x[i] + w[1] - x[i] * x[i];
+      wantw[0] += 2 * r * x[i];
+      wantw[1] += 2 * r;
+    }
+    fitw_gradient<<<blocks, bs>>>(d_w, d_dw, d_t);
+    CK(cudaGetLastError());
+    to_host(dw, d_dw, 3);
+    char what[80];
+    snprintf(what, sizeof what, "fitw, %d blocks of %d: dw", blocks, bs);
+    check_array(what, dw, wantw, 3, 1e-12);
+    int some = n < 250 ? n : 250;
+    double dw2[2] = {0, 0}, want2[2] = {0, 0};
+    for (int i = 0; i < some; i++) {
+      double r = w[0] * x[i] + w[1] - x[i] * x[i];
+      want2[0] += 2 * r * x[i];
+      want2[1] += 2 * r;
+    }
+    CK(cudaMemcpy(d_w, w, 3 * sizeof(double), cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(d_dw, dw2, 2 * sizeof(double), cudaMemcpyHostToDevice));
+    fit_some_gradient<<<blocks, bs>>>(d_w, d_dw, d_t, some);
+    CK(cudaGetLastError());
+    to_host(dw2, d_dw, 2);
+    snprintf(what, sizeof what, "fit, %d of %d threads: dw", some, n);
+    check_array(what, dw2, want2, 2, 1e-12);
+    cudaFree(d_t), cudaFree(d_w), cudaFree(d_dw);
   }
   /* Blocks of 16 x 3 threads (warps of 32 and 16 across rows): each
    * t_i, i from the x coordinates, counted 3 times. */
