@@ -565,8 +565,7 @@ struct GpuAddress {
     }
     if (auto *R = dyn_cast<SCEVAddRecExpr>(S)) {
       int64_t C = R->isAffine() ? grid(R->getStart()) : 0, K;
-      return C && product(R->getStepRecurrence(*SE), K) == 3 && K == C ? C
-                                                                       : 0;
+      return C && product(R->getStepRecurrence(*SE), K) == 3 && K == C ? C : 0;
     }
     return 0;
   }

@@ -14,9 +14,7 @@
 
 enum { SITES_OTHER = 1, SITES_UNIFORM = 2, SITES_CONVERGENT = 3 };
 
-static const char *triple(ZyGen *g) {
-  return LLVMGetTarget(g->zm->mod);
-}
+static const char *triple(ZyGen *g) { return LLVMGetTarget(g->zm->mod); }
 
 /* Whether `call` calls a function whose (maybe mangled) name holds
  * `part`. */
@@ -32,8 +30,7 @@ static int is_kernel(LLVMValueRef f) {
 
 /* The global variable behind `p` through address-space casts. */
 static LLVMValueRef global_of(LLVMValueRef p) {
-  while (LLVMIsAConstantExpr(p) &&
-         LLVMGetConstOpcode(p) == LLVMAddrSpaceCast)
+  while (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMAddrSpaceCast)
     p = LLVMGetOperand(p, 0);
   return LLVMIsAGlobalVariable(p) ? p : NULL;
 }
@@ -213,11 +210,13 @@ static LLVMValueRef shuffle_down(ZyGen *g, LLVMValueRef mask, LLVMValueRef v,
   LLVMValueRef bits = LLVMBuildBitCast(g->b, v, i64, "");
   LLVMValueRef half[2] = {
       LLVMBuildTrunc(g->b, bits, i32, ""),
-      LLVMBuildTrunc(g->b, LLVMBuildLShr(g->b, bits, LLVMConstInt(i64, 32, 0), ""),
+      LLVMBuildTrunc(g->b,
+                     LLVMBuildLShr(g->b, bits, LLVMConstInt(i64, 32, 0), ""),
                      i32, "")};
   for (int k = 0; k < 2; k++) {
     LLVMValueRef args[4] = {mask, half[k], i32c(g, off), i32c(g, 0x1f)};
-    half[k] = LLVMBuildZExt(g->b, LLVMBuildCall2(g->b, t, f, args, 4, ""), i64, "");
+    half[k] =
+        LLVMBuildZExt(g->b, LLVMBuildCall2(g->b, t, f, args, 4, ""), i64, "");
   }
   LLVMValueRef hi = LLVMBuildShl(g->b, half[1], LLVMConstInt(i64, 32, 0), "");
   return LLVMBuildBitCast(g->b, LLVMBuildOr(g->b, half[0], hi, ""),
@@ -311,8 +310,8 @@ static void block_reduce(ZyGen *g, LLVMValueRef shadow, LLVMValueRef delta) {
   for (int off = 16; off >= 1; off /= 2) {
     LLVMValueRef from = LLVMBuildICmp(
         g->b, LLVMIntULT, LLVMBuildAdd(g->b, me, i32c(g, off), ""), k, "");
-    LLVMValueRef got = LLVMBuildSelect(g->b, from, shuffle_down(g, mask, v, off),
-                                       LLVMConstNull(t), "");
+    LLVMValueRef got = LLVMBuildSelect(
+        g->b, from, shuffle_down(g, mask, v, off), LLVMConstNull(t), "");
     v = LLVMBuildFAdd(g->b, v, got, "");
   }
   LLVMBuildBr(g->b, file);
@@ -349,8 +348,8 @@ static void block_reduce(ZyGen *g, LLVMValueRef shadow, LLVMValueRef delta) {
   LLVMBuildBr(g->b, loop);
   LLVMPositionBuilderAtEnd(g->b, loop);
   LLVMValueRef w = LLVMBuildPhi(g->b, i32, ""), s = LLVMBuildPhi(g->b, t, "");
-  LLVMValueRef x = LLVMBuildLoad2(
-      g->b, t, LLVMBuildGEP2(g->b, t, buf, &w, 1, ""), "");
+  LLVMValueRef x =
+      LLVMBuildLoad2(g->b, t, LLVMBuildGEP2(g->b, t, buf, &w, 1, ""), "");
   LLVMValueRef s2 = LLVMBuildFAdd(g->b, s, x, "");
   LLVMValueRef w2 = LLVMBuildAdd(g->b, w, i32c(g, 1), "");
   LLVMValueRef w0 = i32c(g, 0), s0 = LLVMConstNull(t);
@@ -377,7 +376,8 @@ static void owned_add(ZyGen *g, LLVMValueRef shadow, LLVMValueRef delta) {
   for (int k = 1; k < 4; k++)
     n = LLVMBuildMul(g->b, n, call0(g, dims[k]), "");
   LLVMValueRef one = LLVMBuildICmp(g->b, LLVMIntEQ, n, i32c(g, 1), "");
-  LLVMBasicBlockRef plain, atomic, join = fork(g, one, "owned", &plain, &atomic);
+  LLVMBasicBlockRef plain, atomic,
+      join = fork(g, one, "owned", &plain, &atomic);
   LLVMPositionBuilderAtEnd(g->b, atomic);
   zy_accumulate(g, shadow, delta, ZY_ACC_ATOMIC);
   LLVMBuildBr(g->b, join);
@@ -478,15 +478,17 @@ int zy_gpu_accumulate(ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
   LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(delta));
   int scalar = k == LLVMDoubleTypeKind || k == LLVMFloatTypeKind;
   if (where == 1 && scalar && deferrable(g, p)) {
-    report(g, p, g->gpu_sites == SITES_CONVERGENT
-                     ? "summed per thread, then at the return by warp and "
-                       "block sums and one atomic add per block"
-                     : "summed per thread, then at the return one atomic "
-                       "add per thread");
+    report(g, p,
+           g->gpu_sites == SITES_CONVERGENT
+               ? "summed per thread, then at the return by warp and "
+                 "block sums and one atomic add per block"
+               : "summed per thread, then at the return one atomic "
+                 "add per thread");
     defer(g, p, delta);
   } else if (where == 2 && zy_parallel_sole_reader(g, p)) {
-    report(g, p, "plainly (an element only this thread reads, in a "
-                 "one-dimensional launch; atomically otherwise)");
+    report(g, p,
+           "plainly (an element only this thread reads, in a "
+           "one-dimensional launch; atomically otherwise)");
     owned_add(g, shadow, delta);
   } else if (where == 1 && scalar && convergent_here(g)) {
     report(g, p, "by warp and block sums, then one atomic add per block");

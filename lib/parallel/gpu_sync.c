@@ -131,22 +131,28 @@ void zy_gpu_zero_shared(ZyGen *g, LLVMBuilderRef b, LLVMBasicBlockRef next) {
   LLVMValueRef z = sreg(b, m, "llvm.nvvm.read.ptx.sreg.tid.z");
   LLVMValueRef n = LLVMBuildMul(b, LLVMBuildMul(b, nx, ny, ""), nz, "");
   LLVMValueRef me = LLVMBuildAdd(
-      b, x, LLVMBuildMul(b, nx, LLVMBuildAdd(b, y, LLVMBuildMul(b, ny, z, ""), ""), ""),
+      b, x,
+      LLVMBuildMul(b, nx, LLVMBuildAdd(b, y, LLVMBuildMul(b, ny, z, ""), ""),
+                   ""),
       "");
   for (size_t k = 0; k < g->gpu_shared.len; k++) {
     LLVMValueRef s = g->gpu_shared.data[k];
     unsigned long long size = LLVMABISizeOfType(td, LLVMGlobalGetValueType(s));
     LLVMValueRef bytes = LLVMConstInt(i32, size, 0);
     LLVMBasicBlockRef from = LLVMGetInsertBlock(b);
-    LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(c, g->grad, "zymase.zero.shared");
-    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(c, g->grad, "zymase.zero.byte");
-    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c, g->grad, "zymase.zero.done");
+    LLVMBasicBlockRef loop =
+        LLVMAppendBasicBlockInContext(c, g->grad, "zymase.zero.shared");
+    LLVMBasicBlockRef body =
+        LLVMAppendBasicBlockInContext(c, g->grad, "zymase.zero.byte");
+    LLVMBasicBlockRef done =
+        LLVMAppendBasicBlockInContext(c, g->grad, "zymase.zero.done");
     LLVMBuildBr(b, loop);
     LLVMPositionBuilderAtEnd(b, loop);
     LLVMValueRef at = LLVMBuildPhi(b, i32, "");
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, at, bytes, ""), body, done);
     LLVMPositionBuilderAtEnd(b, body);
-    LLVMBuildStore(b, LLVMConstInt(i8, 0, 0), LLVMBuildGEP2(b, i8, s, &at, 1, ""));
+    LLVMBuildStore(b, LLVMConstInt(i8, 0, 0),
+                   LLVMBuildGEP2(b, i8, s, &at, 1, ""));
     LLVMValueRef step = LLVMBuildAdd(b, at, n, "");
     LLVMBuildBr(b, loop);
     LLVMAddIncoming(at, (LLVMValueRef[]){me, step},
