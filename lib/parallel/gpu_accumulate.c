@@ -468,7 +468,7 @@ int zy_gpu_accumulate(ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
     return 1;
   }
   if (!g->gpu_sites)
-    g->gpu_sites = call_sites(g);
+    g->gpu_sites = zy_opt_gpu_all_atomic() ? SITES_OTHER : call_sites(g);
   int where = 0;
   if (nvptx && g->gpu_sites >= SITES_UNIFORM) {
     if (!g->alias)

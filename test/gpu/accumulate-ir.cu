@@ -17,6 +17,8 @@
 // RUN: %FileCheck %s --check-prefix=BLOCK < %t.ll
 // RUN: %FileCheck %s --check-prefix=OTHER < %t.ll
 // RUN: %FileCheck %s --check-prefix=REPORT < %t.report
+// -zymase-gpu-all-atomic (for comparisons): atomic adds only.
+// RUN: %clang -x cuda --cuda-device-only --cuda-gpu-arch=sm_70 -nocudalib --cuda-path=/usr/local/cuda -Xclang -target-sdk-version=12.0 -Wno-unknown-cuda-version -O2 -S -emit-llvm %s -o - -mllvm -zymase-gpu-all-atomic | %FileCheck %s --check-prefix=ALL
 // RUN: %clang -x cuda --cuda-device-only --cuda-gpu-arch=sm_70 -nocudalib --cuda-path=/usr/local/cuda -Xclang -target-sdk-version=12.0 -Wno-unknown-cuda-version -O0 -S -emit-llvm %s -o %t0.ll
 // RUN: %FileCheck %s --check-prefix=OWNED < %t0.ll
 // RUN: %FileCheck %s --check-prefix=WARP < %t0.ll
@@ -28,6 +30,11 @@
 extern __device__ int enzyme_dup, enzyme_const;
 extern __device__ void __enzyme_autodiff(void *, ...);
 
+// ALL-NOT: @llvm.nvvm.shfl.sync
+// ALL-NOT: @llvm.nvvm.read.ptx.sreg.nctaid.z
+// ALL: atomicrmw fadd
+// ALL-NOT: @llvm.nvvm.shfl.sync
+// ALL-NOT: @llvm.nvvm.read.ptx.sreg.nctaid.z
 // OWNED-LABEL: define internal void @__zymase_grad._Z5owned
 // OWNED: call i32 @llvm.nvvm.read.ptx.sreg.nctaid.z()
 // OWNED-NEXT: mul

@@ -12,6 +12,7 @@
 // REQUIRES: cuda
 // RUN: %gpu-clang -O0 %s -o %t0 && %t0
 // RUN: %gpu-clang -O2 %s -o %t2 && %t2
+// RUN: %gpu-clang -O2 -mllvm -zymase-gpu-all-atomic %s -o %ta && %ta
 // RUN: %if tsan %{ %gpu-clang -O1 -g -fsanitize=thread %s -o %tt && env TSAN_OPTIONS=halt_on_error=1:exitcode=66 %tt %}
 #include "gpu-check.h"
 
