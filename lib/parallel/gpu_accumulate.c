@@ -387,20 +387,51 @@ static void owned_add(ZyGen *g, LLVMValueRef shadow, LLVMValueRef delta) {
   LLVMPositionBuilderAtEnd(g->b, join);
 }
 
+/* Whether primal pointer `p` can be had where the gradient returns: a
+ * constant, an argument, a value of a block every return passes, or a
+ * GEP with constant indices from such a pointer (made again there). */
+static int known_at_return(ZyGen *g, LLVMValueRef p, int depth) {
+  if (LLVMIsAConstant(p) || LLVMIsAArgument(p))
+    return 1;
+  if (!LLVMIsAInstruction(p) || depth > 4)
+    return 0;
+  if (zy_map_has(&g->domrets, LLVMGetInstructionParent(p)))
+    return 1;
+  if (!LLVMIsAGetElementPtrInst(p))
+    return 0;
+  if (LLVMGetNumOperands(p) > 9)
+    return 0;
+  for (int k = 1; k < LLVMGetNumOperands(p); k++)
+    if (!LLVMIsAConstantInt(LLVMGetOperand(p, k)))
+      return 0;
+  return known_at_return(g, LLVMGetOperand(p, 0), depth + 1);
+}
+
+/* The shadow of `p` (known_at_return) at the builder's position, there. */
+static LLVMValueRef shadow_at_return(ZyGen *g, LLVMValueRef p) {
+  if (!LLVMIsAInstruction(p) ||
+      zy_map_has(&g->domrets, LLVMGetInstructionParent(p)))
+    return zy_shadow_lookup(g, p);
+  LLVMValueRef idx[8];
+  unsigned n = (unsigned)LLVMGetNumOperands(p) - 1;
+  if (n > 8)
+    return zy_shadow_lookup(g, p); /* not reached: known_at_return */
+  for (unsigned k = 0; k < n; k++)
+    idx[k] = LLVMGetOperand(p, k + 1);
+  return LLVMBuildGEP2(g->b, LLVMGetGEPSourceElementType(p),
+                       shadow_at_return(g, LLVMGetOperand(p, 0)), idx, n, "");
+}
+
 /* Whether the adjoints of the load being reversed (of uniform address
  * `p`) may be summed in a slot of the thread and added to the shadow
  * when the gradient returns: nothing in the function writes that memory
  * (the reverse of a write would read the shadow before the sum is
- * added), and `p` is known where the gradient returns (a constant, an
- * argument, or a value of a block every return passes). */
+ * added), and `p` is known where the gradient returns. */
 static int deferrable(ZyGen *g, LLVMValueRef p) {
   LLVMValueRef i = g->cur;
   if (g->split || !i || !LLVMIsALoadInst(i) || LLVMGetOperand(i, 0) != p)
     return 0;
-  if (LLVMIsAInstruction(p) &&
-      !zy_map_has(&g->domrets, LLVMGetInstructionParent(p)))
-    return 0;
-  if (!LLVMIsAInstruction(p) && !LLVMIsAArgument(p) && !LLVMIsAConstant(p))
+  if (!known_at_return(g, p, 0))
     return 0;
   return !zy_llvm_alias_load_clobbered(g->alias, i, NULL);
 }
@@ -427,7 +458,7 @@ void zy_gpu_finish(ZyGen *g) {
     LLVMValueRef slot = zy_map_get(&g->gpu_sum, p);
     LLVMTypeRef t = LLVMGetAllocatedType(slot);
     LLVMValueRef v = LLVMBuildLoad2(g->b, t, slot, "");
-    LLVMValueRef shadow = zy_shadow_lookup(g, p);
+    LLVMValueRef shadow = shadow_at_return(g, p);
     if (g->gpu_sites == SITES_CONVERGENT) {
       block_reduce(g, shadow, v);
       continue;

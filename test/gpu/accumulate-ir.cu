@@ -118,6 +118,23 @@ __global__ void k_fitw(double *w, double *dw, const double *t) {
   __enzyme_autodiff((void *)fitw, enzyme_dup, w, dw, enzyme_const, t);
 }
 
+// Threads past n return early: w[0], w[1] read under the bounds test are
+// still summed at the return, where every thread passes.
+// REPORT-LABEL: gradient of '_Z5fit_n
+// REPORT: shadow summed per thread, then at the return by warp and block sums
+// REPORT: shadow summed per thread, then at the return by warp and block sums
+__device__ double fit_n(const double *w, const double *t, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return 0;
+  double r = w[0] * t[i] + w[1] - t[i] * t[i];
+  return r * r;
+}
+__global__ void k_fit_n(const double *w, double *dw, const double *t, int n) {
+  __enzyme_autodiff((void *)fit_n, enzyme_dup, w, dw, enzyme_const, t,
+                    enzyme_const, n);
+}
+
 // The scalar of a grid-stride loop: summed over the thread's iterations.
 // REPORT-LABEL: gradient of '_Z6strideP
 // REPORT-DAG: shadow plainly (an element only this thread reads

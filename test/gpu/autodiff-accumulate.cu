@@ -4,7 +4,8 @@
 // the gradient returns across the warp by shuffles and the block in shared
 // memory, one atomic per block; partial warps and 2-D blocks too); the
 // same with the parameters also written (summed where they are read);
-// the same called by only some threads (one atomic per thread); a
+// the same called by only some threads (one atomic per thread) or with
+// threads past n returning early inside the function; a
 // grid-stride loop with an active scalar; a thread-owned element in
 // two-dimensional launches (atomic there).  Block sizes 32, 48 (a warp of
 // 16), 100 (a warp of 4) and 128; closed forms; ThreadSanitizer proves the
@@ -65,6 +66,22 @@ __global__ void fit_some_gradient(const double *w, double *dw, const double *t,
                                   int n) {
   if (blockIdx.x * blockDim.x + threadIdx.x < n)
     __enzyme_autodiff((void *)fit_some, enzyme_dup, w, dw, enzyme_const, t);
+}
+
+/* Threads past n return early (the usual bounds test, inside the
+ * function): their sums are zero, and they still take part in the block's
+ * sum where the gradient returns. */
+__device__ double fit_n(const double *w, const double *t, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n)
+    return 0;
+  double r = w[0] * t[i] + w[1] - t[i] * t[i];
+  return r * r;
+}
+__global__ void fit_n_gradient(const double *w, double *dw, const double *t,
+                               int n) {
+  __enzyme_autodiff((void *)fit_n, enzyme_dup, w, dw, enzyme_const, t,
+                    enzyme_const, n);
 }
 
 /* Grid-stride loop: y_i = a x_i^2 for all i < n, a active. */
@@ -218,6 +235,11 @@ int main() {
     snprintf(what, sizeof what, "fitw, %d blocks of %d: dw", blocks, bs);
     check_array(what, dw, wantw, 3, 1e-12);
     int some = n < 250 ? n : 250;
+    double dw3[2] = {0, 0};
+    CK(cudaMemcpy(d_dw, dw3, 2 * sizeof(double), cudaMemcpyHostToDevice));
+    fit_n_gradient<<<blocks, bs>>>(d_w, d_dw, d_t, some);
+    CK(cudaGetLastError());
+    to_host(dw3, d_dw, 2);
     double dw2[2] = {0, 0}, want2[2] = {0, 0};
     for (int i = 0; i < some; i++) {
       double r = w[0] * x[i] + w[1] - x[i] * x[i];
@@ -231,6 +253,9 @@ int main() {
     to_host(dw2, d_dw, 2);
     snprintf(what, sizeof what, "fit, %d of %d threads: dw", some, n);
     check_array(what, dw2, want2, 2, 1e-12);
+    snprintf(what, sizeof what, "fit, %d of %d threads returning early: dw",
+             some, n);
+    check_array(what, dw3, want2, 2, 1e-12);
     cudaFree(d_t), cudaFree(d_w), cudaFree(d_dw);
   }
   /* Blocks of 16 x 3 threads (warps of 32 and 16 across rows): each
