@@ -174,6 +174,14 @@ typedef struct ZyGen {
   ZyMap replay;        /* replayed phi -> slot of its scratch buffer     */
   ZyMap recompute;     /* primal value -> whether it is recomputed       */
   ZyAlias *alias;      /* alias analysis of the primal, made on demand   */
+  int gpu_sites;       /* (device) how the gradient is called: see
+                          gpu_accumulate.c, 0 until asked               */
+  ZyVec gpu_deferred;  /* (device) primal pointers whose adjoints are
+                          summed per thread and added at the end ...    */
+  ZyMap gpu_sum;       /* ... pointer -> the thread's slot of the sum    */
+  ZyVec gpu_shared;    /* (device) __shared__ shadows the gradient uses */
+  ZyMap gpu_join;      /* (device) reverse block made by an accumulation
+                          -> the primal block it reverses               */
   ZyMap owned;         /* (parallel) primal pointer -> whether only this
                           thread reaches its memory (ownership.c)       */
   ZyVec privs;         /* (parallel) ZyPriv*: privatized shadows ...     */

@@ -227,7 +227,9 @@ static void finish(ZyGen *g, LLVMValueRef aug, LLVMValueRef rev) {
   zy_loops_finish(g);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(g->zm->ctx);
   LLVMPositionBuilderAtEnd(b, g->allocas);
-  LLVMBuildBr(b, zy_map_get(&g->vmap, LLVMGetEntryBasicBlock(g->primal)));
+  /* (device code: the block zeroes the __shared__ shadows first) */
+  zy_gpu_zero_shared(g, b,
+                     zy_map_get(&g->vmap, LLVMGetEntryBasicBlock(g->primal)));
   LLVMDisposeBuilder(b);
   if (!g->split) {
     optimize_and_print(g, g->grad);

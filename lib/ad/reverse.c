@@ -110,6 +110,8 @@ void zy_accumulate_shadow(ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
                           LLVMValueRef delta) {
   if (zy_priv_accumulate(g, p, shadow, delta))
     return; /* a per-thread buffer, added to the shadow after the loop */
+  if (zy_gpu_accumulate(g, p, shadow, delta))
+    return; /* device code: see gpu_accumulate.c */
   zy_accumulate(g, shadow, delta, zy_parallel_acc_kind(g, p));
 }
 
@@ -343,6 +345,8 @@ int zy_reverse_sweep(ZyGen *g) {
         err = zy_reverse_memory(g, i, NULL);
       else if (zy_omp_reverse_needed(i))
         err = zy_omp_reverse_sync(g, i);
+      else if (zy_gpu_reverse_needed(i))
+        err = zy_gpu_reverse_sync(g, i);
       else if (LLVMIsACallInst(i) && (zy_call_mode(g, i) == ZY_CALL_SPLIT ||
                                       zy_call_mode(g, i) == ZY_CALL_WRITER ||
                                       zy_call_mode(g, i) == ZY_CALL_BLAS ||
@@ -363,6 +367,8 @@ int zy_reverse_sweep(ZyGen *g) {
   zy_vec_free(&dphis);
   if (!err)
     zy_reverse_memory_finish(g);
+  if (!err)
+    zy_gpu_finish(g);
   if (!err && g->split)
     reverse_start(g);
   return err;

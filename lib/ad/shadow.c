@@ -10,6 +10,7 @@
 #include "cache/cache.h"
 
 #include "analysis/registry.h"
+#include "parallel/parallel.h"
 #include "irutil.h"
 
 #include <llvm-c/Target.h>
@@ -33,6 +34,8 @@ static LLVMValueRef global_shadow(ZyGen *g, LLVMValueRef gv) {
   if (s)
     return s;
   s = zy_registry_shadow_global(gv);
+  if (!s && !zy_gpu_shared_shadow(g, gv, &s) && s)
+    return s; /* __shared__: per block, zeroed on entry (gpu_sync.c) */
   if (!s) {
     char name[256];
     snprintf(name, sizeof name, "%s.zymase_shadow", LLVMGetValueName(gv));
@@ -90,6 +93,9 @@ static LLVMValueRef constant_shadow(ZyGen *g, LLVMValueRef c) {
   LLVMValueRef base = constant_shadow(g, LLVMGetOperand(c, 0));
   if (!base)
     return NULL;
+  if (LLVMGetConstOpcode(c) == LLVMAddrSpaceCast &&
+      LLVMTypeOf(base) != LLVMTypeOf(c))
+    return LLVMConstAddrSpaceCast(base, LLVMTypeOf(c));
   if (LLVMGetConstOpcode(c) != LLVMGetElementPtr)
     return base; /* casts: pointers are opaque */
   LLVMValueRef idx[16];

@@ -43,6 +43,8 @@ void zy_position_after(ZyGen *g, LLVMBuilderRef b, LLVMValueRef fv);
 /* Adds a line about forward value `fv` to the cache report
  * (-zymase-print-cache): `how` says where it is kept. */
 void zy_loops_report(ZyGen *g, LLVMValueRef fv, const char *how);
+/* Adds a line about value `v` to the cache report: `what` is said of it. */
+void zy_loops_report_note(ZyGen *g, LLVMValueRef v, const char *what);
 
 /* recompute.c: whether the reverse sweep can compute primal value `v` (a
  * value of a loop iteration) again without caching anything for it; and

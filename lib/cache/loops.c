@@ -307,6 +307,15 @@ void zy_loops_report(ZyGen *g, LLVMValueRef fv, const char *how) {
   zy_vec_push(&g->report, strdup(line));
 }
 
+void zy_loops_report_note(ZyGen *g, LLVMValueRef v, const char *what) {
+  if (!zy_opt_print_cache())
+    return;
+  char name[160], line[512];
+  describe(v, name, sizeof name);
+  snprintf(line, sizeof line, "  %s: %s", name, what);
+  zy_vec_push(&g->report, strdup(line));
+}
+
 /* Small buffers whose size is known at compile time live on the stack. */
 #define ZY_STACK_BUFFER_BYTES 4096
 
@@ -486,6 +495,10 @@ void zy_loops_free(ZyGen *g) {
   zy_map_free(&g->recompute);
   zy_map_free(&g->plan);
   zy_map_free(&g->owned);
+  zy_map_free(&g->gpu_join);
+  zy_vec_free(&g->gpu_shared);
+  zy_vec_free(&g->gpu_deferred);
+  zy_map_free(&g->gpu_sum);
   zy_priv_free(g);
   zy_vec_free(&g->pending);
   if (g->alias)

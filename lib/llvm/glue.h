@@ -128,6 +128,15 @@ int zy_llvm_alias_load_clobbered(ZyAlias *a, LLVMValueRef load,
  * loads and stores through them), or loads and stores. */
 int zy_llvm_alias_may_overlap(ZyAlias *a, LLVMValueRef p, LLVMValueRef q);
 void zy_llvm_alias_free(ZyAlias *a);
+/* How the address `p` (a pointer of the function) depends on the GPU
+ * thread (nvptx x coordinates), by scalar evolution: 1 when it is the same
+ * for every thread (built only from constants and values `uniform`
+ * accepts), 2 when it is injective in the grid's x thread number
+ * (u + c*(ctaid.x*ntid.x + tid.x), or a grid-stride recurrence from there
+ * by c*ntid.x*nctaid.x, u uniform), 0 otherwise. */
+int zy_llvm_alias_gpu_address(ZyAlias *a, LLVMValueRef p,
+                              int (*uniform)(LLVMValueRef v, void *ctx),
+                              void *ctx);
 
 /* Decomposes the byte offset of GEP `gep` (of module `m`) as `*constant` plus multiples
  * of `*stride` (0 when every index is constant).  Returns 0 when the
@@ -170,6 +179,7 @@ int zy_opt_verify_steps(void);    /* -zymase-verify          */
 int zy_opt_loose_types(void);     /* -zymase-loose-types     */
 int zy_opt_print_cache(void);     /* -zymase-print-cache     */
 int zy_opt_gpu_sanitize_thread(void); /* -zymase-gpu-sanitize-thread */
+int zy_opt_gpu_all_atomic(void);  /* -zymase-gpu-all-atomic  */
 int zy_opt_gpu_sanitize_address(void); /* -zymase-gpu-sanitize-address */
 const char *zy_opt_gpu_module_id(void); /* -zymase-gpu-module-id      */
 

@@ -52,6 +52,13 @@ static cl::opt<bool> GpuSanitizeAddress(
     cl::desc("zymase-gpu-to-host: mark the device functions for "
              "AddressSanitizer (-fsanitize=address instruments them)"));
 
+static cl::opt<bool> GpuAllAtomic(
+    "zymase-gpu-all-atomic", cl::init(false),
+    cl::desc("Device gradients: add every adjoint to shadow memory other "
+             "than the thread's stack atomically (no plain adds, no warp or "
+             "block sums), to compare with"));
+
+extern "C" int zy_opt_gpu_all_atomic(void) { return GpuAllAtomic; }
 extern "C" int zy_opt_gpu_sanitize_thread(void) { return GpuSanitizeThread; }
 extern "C" int zy_opt_gpu_sanitize_address(void) { return GpuSanitizeAddress; }
 extern "C" const char *zy_opt_gpu_module_id(void) {

@@ -234,8 +234,10 @@ static int owned(ZyGen *g, LLVMValueRef p) {
       LLVMGetBasicBlockParent(LLVMGetInstructionParent(o)) == g->primal &&
       uncaptured(o, 0))
     return 1; /* heap memory of this call of the function */
-  if (!indexed_by_iteration(g, p))
-    return 0;
+  return indexed_by_iteration(g, p) && zy_parallel_sole_reader(g, p);
+}
+
+int zy_parallel_sole_reader(ZyGen *g, LLVMValueRef p) {
   if (!g->alias)
     g->alias = zy_llvm_alias_new(g->primal);
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->primal); bb;

@@ -132,4 +132,40 @@ int zy_parallel_worksharing(struct ZyGen *g, struct ZyLoop *l);
  * reach it, atomic otherwise. */
 int zy_parallel_acc_kind(struct ZyGen *g, LLVMValueRef p);
 
+/* Whether no instruction of the gradient's primal other than loads of
+ * `p` itself may read floats in memory overlapping `p` or hand it to a
+ * call (then no other iteration or thread adds to its shadow through this
+ * function). */
+int zy_parallel_sole_reader(struct ZyGen *g, LLVMValueRef p);
+
+/* --- Accumulation in device code (gpu_accumulate.c) ---------------------- */
+
+/* In a module for a GPU: adds `delta` to `shadow`, the shadow of primal
+ * pointer `p`, the way the location's sharing among threads allows (plain,
+ * warp reduction then one atomic, or atomic), and returns 1; returns 0
+ * outside device code. */
+int zy_gpu_accumulate(struct ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
+                      LLVMValueRef delta);
+
+/* At the end of the reverse sweep (before the gradient's return): adds
+ * the per-thread sums of the adjoints deferred there to their shadows. */
+void zy_gpu_finish(struct ZyGen *g);
+
+/* --- __shared__ memory and barriers (gpu_sync.c) ------------------------- */
+
+/* Whether `inst` is a block or warp barrier, called again at the mirrored
+ * point of the reverse sweep (zy_gpu_reverse_sync). */
+int zy_gpu_reverse_needed(LLVMValueRef inst);
+int zy_gpu_reverse_sync(struct ZyGen *g, LLVMValueRef call);
+/* For global `gv` of the shared address space: sets `*shadow` to its
+ * `__shared__` shadow, which the gradient zeroes on entry, and returns 0;
+ * returns nonzero (a located error) where that cannot be done (dynamic
+ * shared memory, no __syncthreads in the function, split mode).  Leaves
+ * `*shadow` NULL for other globals. */
+int zy_gpu_shared_shadow(struct ZyGen *g, LLVMValueRef gv, LLVMValueRef *shadow);
+/* Ends the gradient's entry block (builder `b`): zeroes the shared
+ * shadows between two barriers if there are any, then branches to `next`. */
+void zy_gpu_zero_shared(struct ZyGen *g, LLVMBuilderRef b,
+                        LLVMBasicBlockRef next);
+
 #endif

@@ -1,0 +1,164 @@
+/* gpu_sync.c - `__shared__` memory and barriers in differentiated device
+ * code: the shadow of a `__shared__` variable is itself `__shared__` (one
+ * per block), zeroed by the block's threads between two barriers where
+ * the gradient starts; each `__syncthreads` / `__syncwarp` of the primal
+ * is called again at the mirrored point of the reverse sweep, so that
+ * the adjoints the other threads add before it are complete after it.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include "parallel.h"
+
+#include "ad/ad.h"
+
+#include <llvm-c/Target.h>
+#include <stdio.h>
+#include <string.h>
+
+enum { AS_SHARED = 3 };
+
+/* Whether `f` is one of the barrier intrinsics (block or warp). */
+static int barrier_fn(LLVMValueRef f) {
+  if (!f || !LLVMIsAFunction(f))
+    return 0;
+  const char *n = LLVMGetValueName(f);
+  return !strncmp(n, "llvm.nvvm.barrier", 17) ||
+         !strcmp(n, "llvm.nvvm.bar.warp.sync");
+}
+
+int zy_gpu_reverse_needed(LLVMValueRef inst) {
+  return LLVMIsACallInst(inst) && barrier_fn(LLVMGetCalledValue(inst));
+}
+
+/* The same barrier, its operands (a barrier number, a thread count, a
+ * mask, a predicate of the counting forms) as in the forward. */
+int zy_gpu_reverse_sync(ZyGen *g, LLVMValueRef call) {
+  LLVMValueRef f = LLVMGetCalledValue(call);
+  unsigned n = LLVMGetNumArgOperands(call);
+  LLVMValueRef args[4];
+  if (n > 4)
+    return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                        "internal: a barrier with %u operands", n);
+  for (unsigned k = 0; k < n; k++)
+    args[k] = zy_lookup(g, LLVMGetOperand(call, k));
+  LLVMBuildCall2(g->b, LLVMGlobalGetValueType(f), f, args, n, "");
+  return 0;
+}
+
+int zy_gpu_shared_shadow(ZyGen *g, LLVMValueRef gv, LLVMValueRef *shadow) {
+  *shadow = NULL;
+  if (LLVMGetPointerAddressSpace(LLVMTypeOf(gv)) != AS_SHARED)
+    return 0;
+  if (LLVMIsDeclaration(gv))
+    return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                        "the dynamic (extern) __shared__ array '%s' holds "
+                        "derivatives; only static __shared__ variables are "
+                        "differentiated yet",
+                        LLVMGetValueName(gv));
+  int barrier = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->primal); bb && !barrier;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && !barrier;
+         i = LLVMGetNextInstruction(i))
+      barrier = zy_gpu_reverse_needed(i) &&
+                strcmp(LLVMGetValueName(LLVMGetCalledValue(i)),
+                       "llvm.nvvm.bar.warp.sync");
+  if (!barrier || g->split)
+    return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                        "differentiate a function that calls __syncthreads "
+                        "(every thread of the block calls it)",
+                        "the __shared__ variable '%s' holds derivatives in %s; "
+                        "its shadow is zeroed by the whole block, which needs "
+                        "a function calling __syncthreads",
+                        LLVMGetValueName(gv),
+                        g->split ? "a split (augmented/reverse) gradient"
+                                 : "a function without __syncthreads");
+  char name[256];
+  snprintf(name, sizeof name, "%s.zymase_shadow", LLVMGetValueName(gv));
+  LLVMTypeRef t = LLVMGlobalGetValueType(gv);
+  LLVMValueRef s = LLVMGetNamedGlobal(g->zm->mod, name);
+  if (!s) {
+    s = LLVMAddGlobalInAddressSpace(g->zm->mod, t, name, AS_SHARED);
+    LLVMSetInitializer(s, LLVMGetUndef(t));
+    LLVMSetLinkage(s, LLVMInternalLinkage);
+    LLVMSetAlignment(s, LLVMGetAlignment(gv) ? LLVMGetAlignment(gv) : 8);
+  }
+  for (size_t k = 0; k < g->gpu_shared.len; k++)
+    if (g->gpu_shared.data[k] == s)
+      s = NULL;
+  if (s)
+    zy_vec_push(&g->gpu_shared, s);
+  *shadow = LLVMGetNamedGlobal(g->zm->mod, name);
+  return 0;
+}
+
+static LLVMValueRef sreg(LLVMBuilderRef b, LLVMModuleRef m, const char *name) {
+  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+  LLVMValueRef f = LLVMGetIntrinsicDeclaration(m, id, NULL, 0);
+  return LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, NULL, 0, "");
+}
+
+static void block_barrier(LLVMBuilderRef b, LLVMModuleRef m) {
+  const char *name = "llvm.nvvm.barrier.cta.sync.aligned.all";
+  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+  if (!id) {
+    sreg(b, m, "llvm.nvvm.barrier0"); /* LLVM 19 */
+    return;
+  }
+  LLVMValueRef f = LLVMGetIntrinsicDeclaration(m, id, NULL, 0);
+  LLVMValueRef zero =
+      LLVMConstInt(LLVMInt32TypeInContext(LLVMGetModuleContext(m)), 0, 0);
+  LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, &zero, 1, "");
+}
+
+/* At the end of the gradient's entry block (builder `b`): a barrier (the
+ * shadows may still be read by a previous call), the block's threads
+ * zeroing the shared shadows byte by byte from their thread number by
+ * the block size, a barrier; then on to `next`. */
+void zy_gpu_zero_shared(ZyGen *g, LLVMBuilderRef b, LLVMBasicBlockRef next) {
+  if (!g->gpu_shared.len) {
+    LLVMBuildBr(b, next);
+    return;
+  }
+  LLVMModuleRef m = g->zm->mod;
+  LLVMContextRef c = g->zm->ctx;
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(c), i8 = LLVMInt8TypeInContext(c);
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
+  block_barrier(b, m);
+  LLVMValueRef nx = sreg(b, m, "llvm.nvvm.read.ptx.sreg.ntid.x");
+  LLVMValueRef ny = sreg(b, m, "llvm.nvvm.read.ptx.sreg.ntid.y");
+  LLVMValueRef nz = sreg(b, m, "llvm.nvvm.read.ptx.sreg.ntid.z");
+  LLVMValueRef x = sreg(b, m, "llvm.nvvm.read.ptx.sreg.tid.x");
+  LLVMValueRef y = sreg(b, m, "llvm.nvvm.read.ptx.sreg.tid.y");
+  LLVMValueRef z = sreg(b, m, "llvm.nvvm.read.ptx.sreg.tid.z");
+  LLVMValueRef n = LLVMBuildMul(b, LLVMBuildMul(b, nx, ny, ""), nz, "");
+  LLVMValueRef me = LLVMBuildAdd(
+      b, x,
+      LLVMBuildMul(b, nx, LLVMBuildAdd(b, y, LLVMBuildMul(b, ny, z, ""), ""),
+                   ""),
+      "");
+  for (size_t k = 0; k < g->gpu_shared.len; k++) {
+    LLVMValueRef s = g->gpu_shared.data[k];
+    unsigned long long size = LLVMABISizeOfType(td, LLVMGlobalGetValueType(s));
+    LLVMValueRef bytes = LLVMConstInt(i32, size, 0);
+    LLVMBasicBlockRef from = LLVMGetInsertBlock(b);
+    LLVMBasicBlockRef loop =
+        LLVMAppendBasicBlockInContext(c, g->grad, "zymase.zero.shared");
+    LLVMBasicBlockRef body =
+        LLVMAppendBasicBlockInContext(c, g->grad, "zymase.zero.byte");
+    LLVMBasicBlockRef done =
+        LLVMAppendBasicBlockInContext(c, g->grad, "zymase.zero.done");
+    LLVMBuildBr(b, loop);
+    LLVMPositionBuilderAtEnd(b, loop);
+    LLVMValueRef at = LLVMBuildPhi(b, i32, "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, at, bytes, ""), body, done);
+    LLVMPositionBuilderAtEnd(b, body);
+    LLVMBuildStore(b, LLVMConstInt(i8, 0, 0),
+                   LLVMBuildGEP2(b, i8, s, &at, 1, ""));
+    LLVMValueRef step = LLVMBuildAdd(b, at, n, "");
+    LLVMBuildBr(b, loop);
+    LLVMAddIncoming(at, (LLVMValueRef[]){me, step},
+                    (LLVMBasicBlockRef[]){from, body}, 2);
+    LLVMPositionBuilderAtEnd(b, done);
+  }
+  block_barrier(b, m);
+  LLVMBuildBr(b, next);
+}
