@@ -303,6 +303,7 @@ int zy_run_on_module(LLVMModuleRef m) {
     zy_gradient_entry_free(zm->grads.data[i]);
   zy_vec_free(&zm->grads);
   zy_map_free(&zm->global_shadows);
+  zy_abi_seeds_release(zm);
   if (zy_opt_print_stats()) {
     unsigned long long an, rounds, rules;
     zy_types_stats(&an, &rounds, &rules);
