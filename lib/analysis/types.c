@@ -215,9 +215,44 @@ static int moved(ZyTypes *T, LLVMValueRef from, LLVMValueRef to,
   return c;
 }
 
+/* Bytes from `p` to the end of the alloca or global variable of known
+ * size it points into at a constant offset, or -1. */
+static long long bytes_to_end(ZyTypes *T, LLVMValueRef p, int depth) {
+  if (LLVMIsAAllocaInst(p)) {
+    LLVMValueRef n = LLVMGetOperand(p, 0);
+    if (!LLVMIsAConstantInt(n) || LLVMConstIntGetZExtValue(n) != 1)
+      return -1;
+    return (long long)LLVMABISizeOfType(T->td, LLVMGetAllocatedType(p));
+  }
+  if (LLVMIsAGlobalVariable(p))
+    return (long long)LLVMABISizeOfType(T->td, LLVMGlobalGetValueType(p));
+  long long off, stride;
+  if (depth <= 0 || !LLVMIsAGetElementPtrInst(p) ||
+      !zy_llvm_gep_offset(T->mod, p, &off, &stride) || stride)
+    return -1;
+  long long room = bytes_to_end(T, LLVMGetOperand(p, 0), depth - 1);
+  return room > off && off >= 0 ? room - off : -1;
+}
+
+/* Whether `i` is passed as parameter `arg` of a recursive call of the
+ * function `arg` belongs to: f(p) calling f(p + off). */
+static int recurses(LLVMValueRef arg, LLVMValueRef i) {
+  LLVMValueRef fn = LLVMGetParamParent(arg);
+  for (LLVMUseRef u = LLVMGetFirstUse(i); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef c = LLVMGetUser(u);
+    if (!LLVMIsACallInst(c) || LLVMGetCalledValue(c) != fn)
+      continue;
+    for (unsigned k = 0; k < LLVMGetNumArgOperands(c); k++)
+      if (LLVMGetOperand(c, k) == i && k < LLVMCountParams(fn) &&
+          LLVMGetParam(fn, k) == arg)
+        return 1;
+  }
+  return 0;
+}
+
 /* Whether the gep `i` of `base` steps a pointer that comes back as its
- * own base: p = phi(start, p + off), or through memory as -O0 code keeps
- * it, p = load A ... store p + off, A. */
+ * own base: p = phi(start, p + off), through memory as -O0 code keeps
+ * it (p = load A ... store p + off, A), or a recursive call f(p + off). */
 static int walks(LLVMValueRef base, LLVMValueRef i) {
   if (LLVMIsAPHINode(base)) {
     for (unsigned k = 0; k < LLVMCountIncoming(base); k++)
@@ -225,6 +260,8 @@ static int walks(LLVMValueRef base, LLVMValueRef i) {
         return 1;
     return 0;
   }
+  if (LLVMIsAArgument(base))
+    return recurses(base, i);
   if (!LLVMIsALoadInst(base))
     return 0;
   LLVMValueRef slot = LLVMGetOperand(base, 0);
@@ -232,6 +269,16 @@ static int walks(LLVMValueRef base, LLVMValueRef i) {
     LLVMValueRef s = LLVMGetUser(u);
     if (LLVMIsAStoreInst(s) && LLVMGetOperand(s, 0) == i &&
         LLVMGetOperand(s, 1) == slot)
+      return 1;
+  }
+  /* -O0: the parameter kept in a local, p = load A after store arg, A. */
+  if (!LLVMIsAAllocaInst(slot))
+    return 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef s = LLVMGetUser(u);
+    if (LLVMIsAStoreInst(s) && LLVMGetOperand(s, 1) == slot &&
+        LLVMIsAArgument(LLVMGetOperand(s, 0)) &&
+        recurses(LLVMGetOperand(s, 0), i))
       return 1;
   }
   return 0;
@@ -250,8 +297,12 @@ static int rule_gep(ZyTypes *T, LLVMValueRef i) {
    * the types by another `off` until the offset bound). */
   if (!stride && off && walks(base, i))
     stride = off < 0 ? -off : off;
-  c |= moved(T, base, i, off, stride, -1);
-  c |= moved(T, i, base, -off, stride, -1);
+  /* Memory past the end of a local or global object is not its memory:
+   * without the bound, a pointer and pointer + off passed to the same
+   * parameter push facts further by `off` bytes each round. */
+  long long room = stride ? -1 : bytes_to_end(T, base, 8);
+  c |= moved(T, base, i, off, stride, room > off ? room - off : -1);
+  c |= moved(T, i, base, -off, stride, room);
   return c;
 }
 
