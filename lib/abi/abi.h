@@ -39,6 +39,7 @@ typedef struct ZyCall {
   int split;        /* split-mode markers and trailing values allowed  */
   ZySig sig;
   LLVMValueRef args[131]; /* primal arguments, then shadows, then more */
+  unsigned argop[64];      /* operand index of each primal argument      */
   LLVMValueRef shadows[64];
   unsigned nargs, nshadows;
   LLVMValueRef extra[4]; /* (split) values after the last parameter     */
@@ -83,6 +84,8 @@ LLVMValueRef zy_abi_convert(LLVMBuilderRef b, LLVMValueRef a, LLVMTypeRef want);
  * says about the arguments; free with zy_abi_free_seeds. */
 ZyTT *zy_abi_seeds(ZyCall *c);
 void zy_abi_free_seeds(ZyCall *c, ZyTT *seeds);
+/* Frees what zy_abi_seeds kept for the module (end of the pass). */
+void zy_abi_seeds_release(ZyModule *zm);
 
 /* Stores the literal struct `v` (fields at their natural C offsets) into
  * the declared result: c->out, or a value replacing the call.  A single

@@ -319,6 +319,7 @@ int zy_abi_read_arguments(ZyCall *c) {
     LLVMValueRef v = zy_abi_convert(c->b, a, params[p]);
     if (!v)
       return bad_argument(c, a, params[p], p);
+    c->argop[c->nargs] = k; /* before read_activity moves past a shadow */
     if (read_activity(c, m, mname, params[p], p, &k))
       return -1;
     c->args[c->nargs++] = v;
@@ -328,24 +329,4 @@ int zy_abi_read_arguments(ZyCall *c) {
                     "too few arguments: '%s' takes %u, the call passes %u",
                     LLVMGetValueName(c->fn), nparams, c->nargs);
   return 0;
-}
-
-ZyTT *zy_abi_seeds(ZyCall *c) {
-  ZyTypes *ct = zy_types_analyze(c->caller, NULL);
-  unsigned np = LLVMCountParams(c->fn);
-  ZyTT *seeds = calloc(np + 1, sizeof *seeds);
-  for (unsigned k = 0; k < np; k++) {
-    const ZyTT *t = zy_types_of(ct, c->args[k]);
-    if (t)
-      zy_tt_merge(&seeds[k], t);
-  }
-  zy_types_free(ct);
-  return seeds;
-}
-
-void zy_abi_free_seeds(ZyCall *c, ZyTT *seeds) {
-  unsigned np = LLVMCountParams(c->fn);
-  for (unsigned k = 0; k < np; k++)
-    zy_tt_free(&seeds[k]);
-  free(seeds);
 }

@@ -6,8 +6,9 @@
 #include "abi.h"
 #include "ad/rules.h"
 #include "analysis/registry.h"
+#include "analysis/types.h"
 #include "llvm/glue.h"
-
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -302,5 +303,14 @@ int zy_run_on_module(LLVMModuleRef m) {
     zy_gradient_entry_free(zm->grads.data[i]);
   zy_vec_free(&zm->grads);
   zy_map_free(&zm->global_shadows);
+  zy_abi_seeds_release(zm);
+  if (zy_opt_print_stats()) {
+    unsigned long long an, rounds, rules;
+    zy_types_stats(&an, &rounds, &rules);
+    fprintf(stderr,
+            "zymase-stats: type-analyses %llu rounds %llu rules %llu "
+            "tree-insertions %llu\n",
+            an, rounds, rules, zy_tt_insertions());
+  }
   return changed;
 }

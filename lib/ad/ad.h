@@ -40,6 +40,8 @@ typedef struct ZyModule {
   ZyMap global_shadows; /* mutable global -> its shadow global */
   ZyVec split_uses; /* (abi) the lowered split-mode calls, to check that
                        forward and reverse passes pair up              */
+  ZyMap caller_seeds; /* (abi) caller -> what its type analysis says about
+                         the operands of its entry-point calls (seeds.c) */
 } ZyModule;
 
 /* A gradient function.  Its parameters are the primal's, then the shadows

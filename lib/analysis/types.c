@@ -11,8 +11,11 @@
 #include "support/vec.h"
 
 #include <llvm-c/Target.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+enum { MAX_TOUCHED = 64 };
 
 struct ZyTypes {
   LLVMModuleRef mod;
@@ -20,9 +23,23 @@ struct ZyTypes {
   ZyMap trees; /* value -> ZyTT* (instructions and arguments) */
   ZyTT scratch[4]; /* trees of constants: from their type, never kept */
   unsigned next_scratch;
-  ZyVec funcs; /* functions analysed, the root first */
-  ZyMap rets;  /* function -> ZyVec* of returned values */
+  ZyVec funcs;   /* functions analysed, the root first */
+  ZyMap in_func; /* function -> itself: those of `funcs` */
+  ZyMap rets;    /* function -> ZyVec* of returned values */
+  /* A rule is a function of the trees it reads, and every tree it writes
+   * it also reads: an instruction none of whose trees changed since its
+   * rule last ran would change nothing, and the fixpoint skips it.
+   * `stale` maps an instruction to 1 when it must run (absent: 1) and 2
+   * when it need not; `touched` holds the trees the running rule read,
+   * with their `gen` when first read. */
+  ZyMap stale;
+  LLVMValueRef touched[MAX_TOUCHED];
+  unsigned touched_gen[MAX_TOUCHED], ntouched;
+  int overflow; /* more trees read than `touched` holds */
 };
+
+/* Statistics for -zymase-print-stats. */
+static unsigned long long stat_analyses, stat_rounds, stat_rules;
 
 static const long long WHOLE[1] = {-1};
 
@@ -51,6 +68,12 @@ static ZyTT *tree(ZyTypes *T, LLVMValueRef v) {
   if (!t) {
     t = calloc(1, sizeof *t);
     zy_map_put(&T->trees, v, t);
+  }
+  if (T->ntouched < MAX_TOUCHED) {
+    T->touched_gen[T->ntouched] = t->gen;
+    T->touched[T->ntouched++] = v;
+  } else {
+    T->overflow = 1;
   }
   return t;
 }
@@ -192,6 +215,75 @@ static int moved(ZyTypes *T, LLVMValueRef from, LLVMValueRef to,
   return c;
 }
 
+/* Bytes from `p` to the end of the alloca or global variable of known
+ * size it points into at a constant offset, or -1. */
+static long long bytes_to_end(ZyTypes *T, LLVMValueRef p, int depth) {
+  if (LLVMIsAAllocaInst(p)) {
+    LLVMValueRef n = LLVMGetOperand(p, 0);
+    if (!LLVMIsAConstantInt(n) || LLVMConstIntGetZExtValue(n) != 1)
+      return -1;
+    return (long long)LLVMABISizeOfType(T->td, LLVMGetAllocatedType(p));
+  }
+  if (LLVMIsAGlobalVariable(p))
+    return (long long)LLVMABISizeOfType(T->td, LLVMGlobalGetValueType(p));
+  long long off, stride;
+  if (depth <= 0 || !LLVMIsAGetElementPtrInst(p) ||
+      !zy_llvm_gep_offset(T->mod, p, &off, &stride) || stride)
+    return -1;
+  long long room = bytes_to_end(T, LLVMGetOperand(p, 0), depth - 1);
+  return room > off && off >= 0 ? room - off : -1;
+}
+
+/* Whether `i` is passed as parameter `arg` of a recursive call of the
+ * function `arg` belongs to: f(p) calling f(p + off). */
+static int recurses(LLVMValueRef arg, LLVMValueRef i) {
+  LLVMValueRef fn = LLVMGetParamParent(arg);
+  for (LLVMUseRef u = LLVMGetFirstUse(i); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef c = LLVMGetUser(u);
+    if (!LLVMIsACallInst(c) || LLVMGetCalledValue(c) != fn)
+      continue;
+    for (unsigned k = 0; k < LLVMGetNumArgOperands(c); k++)
+      if (LLVMGetOperand(c, k) == i && k < LLVMCountParams(fn) &&
+          LLVMGetParam(fn, k) == arg)
+        return 1;
+  }
+  return 0;
+}
+
+/* Whether the gep `i` of `base` steps a pointer that comes back as its
+ * own base: p = phi(start, p + off), through memory as -O0 code keeps
+ * it (p = load A ... store p + off, A), or a recursive call f(p + off). */
+static int walks(LLVMValueRef base, LLVMValueRef i) {
+  if (LLVMIsAPHINode(base)) {
+    for (unsigned k = 0; k < LLVMCountIncoming(base); k++)
+      if (LLVMGetIncomingValue(base, k) == i)
+        return 1;
+    return 0;
+  }
+  if (LLVMIsAArgument(base))
+    return recurses(base, i);
+  if (!LLVMIsALoadInst(base))
+    return 0;
+  LLVMValueRef slot = LLVMGetOperand(base, 0);
+  for (LLVMUseRef u = LLVMGetFirstUse(i); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef s = LLVMGetUser(u);
+    if (LLVMIsAStoreInst(s) && LLVMGetOperand(s, 0) == i &&
+        LLVMGetOperand(s, 1) == slot)
+      return 1;
+  }
+  /* -O0: the parameter kept in a local, p = load A after store arg, A. */
+  if (!LLVMIsAAllocaInst(slot))
+    return 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(slot); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef s = LLVMGetUser(u);
+    if (LLVMIsAStoreInst(s) && LLVMGetOperand(s, 1) == slot &&
+        LLVMIsAArgument(LLVMGetOperand(s, 0)) &&
+        recurses(LLVMGetOperand(s, 0), i))
+      return 1;
+  }
+  return 0;
+}
+
 static int rule_gep(ZyTypes *T, LLVMValueRef i) {
   LLVMValueRef base = LLVMGetOperand(i, 0);
   int c = 0;
@@ -203,12 +295,14 @@ static int rule_gep(ZyTypes *T, LLVMValueRef i) {
   /* p = phi(start, p + off): a pointer walking by `off` bytes is at any
    * multiple of it (without this, each round of the fixpoint would shift
    * the types by another `off` until the offset bound). */
-  if (!stride && off && LLVMIsAPHINode(base))
-    for (unsigned k = 0; k < LLVMCountIncoming(base); k++)
-      if (LLVMGetIncomingValue(base, k) == i)
-        stride = off < 0 ? -off : off;
-  c |= moved(T, base, i, off, stride, -1);
-  c |= moved(T, i, base, -off, stride, -1);
+  if (!stride && off && walks(base, i))
+    stride = off < 0 ? -off : off;
+  /* Memory past the end of a local or global object is not its memory:
+   * without the bound, a pointer and pointer + off passed to the same
+   * parameter push facts further by `off` bytes each round. */
+  long long room = stride ? -1 : bytes_to_end(T, base, 8);
+  c |= moved(T, base, i, off, stride, room > off ? room - off : -1);
+  c |= moved(T, i, base, -off, stride, room);
   return c;
 }
 
@@ -463,11 +557,16 @@ static int rule(ZyTypes *T, LLVMValueRef i) {
 }
 
 static void add_function(ZyTypes *T, LLVMValueRef fn) {
-  if (zy_vec_contains(&T->funcs, fn))
+  if (zy_map_has(&T->in_func, fn))
     return;
   zy_vec_push(&T->funcs, fn);
+  zy_map_put(&T->in_func, fn, fn);
   ZyVec *rets = calloc(1, sizeof *rets);
   zy_map_put(&T->rets, fn, rets);
+  /* The trees seeded here are new: their instructions have not run yet
+   * (absent from `stale`), nothing else needs to learn of them. */
+  unsigned ntouched = T->ntouched;
+  int overflow = T->overflow;
   for (unsigned k = 0; k < LLVMCountParams(fn); k++)
     seed_value(T, LLVMGetParam(fn, k));
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
@@ -479,20 +578,89 @@ static void add_function(ZyTypes *T, LLVMValueRef fn) {
       if (LLVMGetInstructionOpcode(i) == LLVMRet && LLVMGetNumOperands(i))
         zy_vec_push(rets, LLVMGetOperand(i, 0));
     }
+  T->ntouched = ntouched;
+  T->overflow = overflow;
+}
+
+#define STALE ((void *)(uintptr_t)1)
+#define FRESH ((void *)(uintptr_t)2)
+
+static void set_stale(ZyTypes *T, LLVMValueRef i) {
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(i);
+  if (bb && zy_map_has(&T->in_func, LLVMGetBasicBlockParent(bb)))
+    zy_map_put(&T->stale, i, STALE);
+}
+
+/* The calls of `fn` among the analysed functions must run again. */
+static void calls_stale(ZyTypes *T, LLVMValueRef fn) {
+  for (LLVMUseRef u = LLVMGetFirstUse(fn); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef c = LLVMGetUser(u);
+    if (LLVMIsACallInst(c) && LLVMGetCalledValue(c) == fn)
+      set_stale(T, c);
+  }
+}
+
+/* The tree of `v` changed: the rules that read it must run again (its
+ * own, its users', and for a parameter or returned value the calls of
+ * its function). */
+static void changed_value(ZyTypes *T, LLVMValueRef v) {
+  if (LLVMIsAInstruction(v))
+    set_stale(T, v);
+  else if (LLVMIsAArgument(v))
+    calls_stale(T, LLVMGetParamParent(v));
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (!LLVMIsAInstruction(user))
+      continue;
+    set_stale(T, user);
+    if (LLVMGetInstructionOpcode(user) == LLVMRet)
+      calls_stale(T, LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)));
+  }
+}
+
+/* Runs the rule of `i` if a tree it reads changed since it last ran. */
+static int run_rule(ZyTypes *T, LLVMValueRef i) {
+  if (zy_map_get(&T->stale, i) == FRESH)
+    return 0;
+  zy_map_put(&T->stale, i, FRESH);
+  T->ntouched = 0;
+  T->overflow = 0;
+  stat_rules++;
+  int c = rule(T, i);
+  if (T->overflow) {
+    /* Too many trees to follow: every rule runs again. */
+    for (size_t k = 0; k < T->stale.order.len; k++)
+      zy_map_put(&T->stale, T->stale.order.data[k], STALE);
+  } else {
+    for (unsigned k = 0; k < T->ntouched; k++) {
+      LLVMValueRef v = T->touched[k];
+      if (((ZyTT *)zy_map_get(&T->trees, v))->gen == T->touched_gen[k])
+        continue;
+      /* Later reads of the same value: already handled. */
+      for (unsigned j = k + 1; j < T->ntouched; j++)
+        if (T->touched[j] == v)
+          T->touched_gen[j] = ((ZyTT *)zy_map_get(&T->trees, v))->gen;
+      changed_value(T, v);
+    }
+  }
+  return c;
 }
 
 ZyTypes *zy_types_analyze(LLVMValueRef fn, const ZyTT *arg_seeds) {
   ZyTypes *T = calloc(1, sizeof *T);
   T->mod = LLVMGetGlobalParent(fn);
   T->td = LLVMGetModuleDataLayout(T->mod);
+  stat_analyses++;
   add_function(T, fn);
   for (unsigned k = 0; arg_seeds && k < LLVMCountParams(fn); k++)
     zy_tt_merge(tree(T, LLVMGetParam(fn, k)), &arg_seeds[k]);
   /* Facts only grow, so this ends; rounds alternate direction so facts
    * flowing backwards converge as fast as forward ones, and the cap guards
-   * against pathological growth of offsets. */
+   * against pathological growth of offsets.  Each round runs only the
+   * rules whose trees changed (run_rule). */
   for (int round = 0, changed = 1; changed && round < 200; round++) {
     changed = 0;
+    stat_rounds++;
     for (size_t f = 0; f < T->funcs.len; f++) {
       LLVMValueRef fn = T->funcs.data[f];
       if (round % 2 == 0) {
@@ -500,17 +668,24 @@ ZyTypes *zy_types_analyze(LLVMValueRef fn, const ZyTT *arg_seeds) {
              bb = LLVMGetNextBasicBlock(bb))
           for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
                i = LLVMGetNextInstruction(i))
-            changed |= rule(T, i);
+            changed |= run_rule(T, i);
       } else {
         for (LLVMBasicBlockRef bb = LLVMGetLastBasicBlock(fn); bb;
              bb = LLVMGetPreviousBasicBlock(bb))
           for (LLVMValueRef i = LLVMGetLastInstruction(bb); i;
                i = LLVMGetPreviousInstruction(i))
-            changed |= rule(T, i);
+            changed |= run_rule(T, i);
       }
     }
   }
   return T;
+}
+
+void zy_types_stats(unsigned long long *analyses, unsigned long long *rounds,
+                    unsigned long long *rules) {
+  *analyses = stat_analyses;
+  *rounds = stat_rounds;
+  *rules = stat_rules;
 }
 
 void zy_types_free(ZyTypes *T) {
@@ -528,6 +703,8 @@ void zy_types_free(ZyTypes *T) {
   }
   zy_map_free(&T->trees);
   zy_map_free(&T->rets);
+  zy_map_free(&T->in_func);
+  zy_map_free(&T->stale);
   for (int k = 0; k < 4; k++)
     zy_tt_free(&T->scratch[k]);
   zy_vec_free(&T->funcs);

@@ -29,4 +29,9 @@ ZyTy zy_types_memory(const ZyTypes *t, LLVMValueRef ptr, long long off);
 /* What the scalar `v` itself is (its -1 entry). */
 ZyTy zy_types_scalar(const ZyTypes *t, LLVMValueRef v);
 
+/* Statistics since the process started (-zymase-print-stats): analyses
+ * run, fixpoint rounds, and rules evaluated. */
+void zy_types_stats(unsigned long long *analyses, unsigned long long *rounds,
+                    unsigned long long *rules);
+
 #endif

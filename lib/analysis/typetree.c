@@ -54,6 +54,10 @@ static int cmp_path(const long long *a, int alen, const long long *b,
   return alen - blen;
 }
 
+static unsigned long long insertions;
+
+unsigned long long zy_tt_insertions(void) { return insertions; }
+
 int zy_tt_insert(ZyTT *t, const long long *path, int len, ZyTy ty) {
   if (ty == ZY_TY_UNKNOWN || len < 1 || len > ZY_TT_DEPTH)
     return 0;
@@ -74,6 +78,7 @@ int zy_tt_insert(ZyTT *t, const long long *path, int len, ZyTy ty) {
       if (j == t->e[mid].ty)
         return 0;
       t->e[mid].ty = j;
+      t->gen++;
       return 1;
     }
     if (c < 0)
@@ -94,6 +99,8 @@ int zy_tt_insert(ZyTT *t, const long long *path, int len, ZyTy ty) {
   memcpy(e->path, path, len * sizeof *path);
   e->ty = ty;
   t->n++;
+  t->gen++;
+  insertions++;
   return 1;
 }
 
@@ -143,7 +150,9 @@ int zy_tt_merge(ZyTT *dst, const ZyTT *src) {
     dst->e = out;
     dst->cap = k;
   }
+  insertions += extra;
   dst->n = k;
+  dst->gen++;
   return 1;
 }
 
@@ -283,10 +292,14 @@ void zy_tt_drop(ZyTT *t, ZyTy ty) {
   for (size_t i = 0; i < t->n; i++)
     if (t->e[i].ty != ty)
       t->e[k++] = t->e[i];
+  t->gen += k != t->n;
   t->n = k;
 }
 
-void zy_tt_clear(ZyTT *t) { t->n = 0; }
+void zy_tt_clear(ZyTT *t) {
+  t->gen += t->n != 0;
+  t->n = 0;
+}
 
 void zy_tt_free(ZyTT *t) {
   free(t->e);

@@ -33,10 +33,12 @@ typedef struct ZyTTEntry {
 } ZyTTEntry;
 
 /* Entries sorted by path, at most one per path.  Zero-initialised is
- * empty. */
+ * empty.  `gen` counts the changes made to the tree (the type analysis
+ * tells from it which facts changed since a rule last read them). */
 typedef struct ZyTT {
   ZyTTEntry *e;
   size_t n, cap;
+  unsigned gen;
 } ZyTT;
 
 int zy_ty_is_float(ZyTy t);
@@ -74,6 +76,9 @@ void zy_tt_without(const ZyTT *t, long long lo, long long hi, ZyTT *out);
 void zy_tt_drop(ZyTT *t, ZyTy ty);
 
 void zy_tt_clear(ZyTT *t);
+/* Entries inserted into any tree since the process started (statistics:
+ * -zymase-print-stats). */
+unsigned long long zy_tt_insertions(void);
 void zy_tt_free(ZyTT *t);
 /* Appends "{[-1]:Pointer, [-1,0]:Float@double}" to a malloc'd string. */
 char *zy_tt_str(const ZyTT *t);

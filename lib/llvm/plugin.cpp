@@ -33,6 +33,11 @@ static cl::opt<bool> PrintCache(
     "zymase-print-cache", cl::init(false),
     cl::desc("Report, per gradient, each forward value kept for the "
              "reverse sweep, its size and how it is kept"));
+static cl::opt<bool> PrintStats(
+    "zymase-print-stats", cl::init(false),
+    cl::desc("Print counts of the work done by the analyses (type-analysis "
+             "runs, fixpoint rounds, rules evaluated, type-tree entries "
+             "inserted), to check that compile time scales"));
 static cl::opt<bool>
     VerifySteps("zymase-verify", cl::init(false),
                 cl::desc("Run the verifier after each step of the pass"));
@@ -70,6 +75,7 @@ extern "C" int zy_opt_postopt(void) { return !NoPostopt; }
 extern "C" int zy_opt_verify_steps(void) { return VerifySteps; }
 extern "C" int zy_opt_loose_types(void) { return LooseTypes; }
 extern "C" int zy_opt_print_cache(void) { return PrintCache; }
+extern "C" int zy_opt_print_stats(void) { return PrintStats; }
 
 namespace {
 
