@@ -442,16 +442,19 @@ static void print_report(ZyGen *g) {
 
 /* --- Buffers kept for the next call ------------------------------------- */
 
-/* A loop's buffers up to this many bytes in all are kept for the
- * gradient's next call instead of being freed: a fresh allocation of
- * megabytes per call costs a page fault per 4 KiB page once the allocator
- * returns freed memory to the system, which took more than half of GMM's
- * gradient time.  Larger ones are mapped afresh by malloc anyway. */
-#define ZY_KEEP_BYTES (32ull << 20)
+/* A loop's buffers up to -zymase-keep-buffers-mb (32 MiB) in all are
+ * kept for the gradient's next call instead of being freed: a fresh
+ * allocation of megabytes per call costs a page fault per 4 KiB page once
+ * the allocator returns freed memory to the system, which took more than
+ * half of GMM's gradient time.  Larger ones are freed: keeping them would
+ * hold that much memory after the gradient returns. */
+static unsigned long long keep_bytes(void) {
+  return (unsigned long long)zy_opt_keep_buffers_mb() << 20;
+}
 
 static int keeps_buffers(ZyGen *g) {
   const char *triple = LLVMGetTarget(g->zm->mod);
-  return !g->split && !g->sig.nofree &&
+  return !g->split && !g->sig.nofree && keep_bytes() &&
          !(triple && (strstr(triple, "nvptx") || strstr(triple, "amdgcn")));
 }
 
@@ -514,7 +517,7 @@ static void keep_buffers(ZyGen *g, ZyLoop *l, unsigned k) {
     bytes += LLVMABISizeOfType(td, l->btypes.data[s]);
   LLVMValueRef cap = LLVMBuildLoad2(b, i64, l->cap, "");
   LLVMValueRef keep = LLVMBuildICmp(
-      b, LLVMIntULE, cap, LLVMConstInt(i64, ZY_KEEP_BYTES / bytes, 0), "");
+      b, LLVMIntULE, cap, LLVMConstInt(i64, keep_bytes() / bytes, 0), "");
   LLVMValueRef drop = LLVMBuildNot(b, keep, "");
   LLVMTypeRef mty = LLVMFunctionType(ptr, &i64, 1, 0);
   LLVMValueRef mine = LLVMBuildCall2(

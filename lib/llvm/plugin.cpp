@@ -33,6 +33,11 @@ static cl::opt<bool> PrintCache(
     "zymase-print-cache", cl::init(false),
     cl::desc("Report, per gradient, each forward value kept for the "
              "reverse sweep, its size and how it is kept"));
+static cl::opt<unsigned> KeepBuffersMB(
+    "zymase-keep-buffers-mb", cl::init(32),
+    cl::desc("Keep a loop's cache buffers of up to this many MiB for the "
+             "gradient's next call instead of freeing them (0: free them "
+             "at every call)"));
 static cl::opt<bool>
     VerifySteps("zymase-verify", cl::init(false),
                 cl::desc("Run the verifier after each step of the pass"));
@@ -63,6 +68,7 @@ extern "C" int zy_opt_postopt(void) { return !NoPostopt; }
 extern "C" int zy_opt_verify_steps(void) { return VerifySteps; }
 extern "C" int zy_opt_loose_types(void) { return LooseTypes; }
 extern "C" int zy_opt_print_cache(void) { return PrintCache; }
+extern "C" unsigned zy_opt_keep_buffers_mb(void) { return KeepBuffersMB; }
 
 namespace {
 

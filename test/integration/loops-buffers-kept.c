@@ -1,14 +1,18 @@
-// A loop's cache buffers are kept for the gradient's next call
-// (up to 32 MiB per loop; larger ones are freed) instead of being freed: calls with growing and
-// shrinking trip counts reuse or grow them, and two threads calling the
-// same gradient at once take turns at them (the one that finds none
-// allocates its own).  Every gradient is checked
-// against finite differences.
+// A loop's cache buffers are kept for the gradient's next call (up to 32
+// MiB per loop, -zymase-keep-buffers-mb; larger ones are freed) instead of
+// being freed: calls with growing and shrinking trip counts reuse or grow
+// them, and two threads calling the same gradient at once take turns at
+// them (the one that finds none allocates its own).  Every gradient is
+// checked against finite differences, also with a 1 MiB limit and with
+// keeping turned off (0).
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // RUN: %clang -O0 %s -lm -lpthread -o %t0 && %t0
 // RUN: %clang -O2 %s -lm -lpthread -o %t2 && %t2
 // RUN: %if !sanitizer %{ %clang -O3 %s -lm -lpthread -o %t3 && %t3 %}
+// RUN: %clang -O2 -Xclang -load -Xclang %plugin -mllvm -zymase-keep-buffers-mb=1 %s -lm -lpthread -o %tk1 && %tk1
+// RUN: %clang -O2 -Xclang -load -Xclang %plugin -mllvm -zymase-keep-buffers-mb=0 %s -lm -lpthread -o %tk0 && %tk0
 // RUN: %clang -O2 -S -emit-llvm %s -o - | %FileCheck %s
+// RUN: %clang -O2 -Xclang -load -Xclang %plugin -mllvm -zymase-keep-buffers-mb=0 -S -emit-llvm %s -o - | %FileCheck %s --check-prefix=NOKEEP
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -20,6 +24,7 @@ double __enzyme_autodiff(void *, ...);
 extern int enzyme_dup, enzyme_const;
 
 // CHECK: @zymase.keep.{{.*}} = internal global ptr @zymase.keep.none
+// NOKEEP-NOT: @zymase.keep
 
 /* u overwritten in place: the reverse sweep needs every iteration's
  * old value and sin, cached per iteration */
