@@ -58,6 +58,10 @@ int zy_cheap_opcode(LLVMOpcode op);
  * so (enzyme_shouldrecompute), not in split mode, and its forward value
  * is the call itself. */
 int zy_call_recomputable(ZyGen *g, LLVMValueRef v);
+/* Whether instruction `v` may be computed again in the reverse sweep from
+ * its operands: a cheap opcode, `fdiv`, a pure arithmetic intrinsic
+ * (fmuladd, fma, fabs, copysign, min/max, sqrt), or a recomputable call. */
+int zy_cheap_value(ZyGen *g, LLVMValueRef v);
 /* Whether nothing in the function writes the memory `load` reads (in any
  * iteration), so loading again in the reverse sweep gives its value. */
 int zy_load_unchanged(ZyGen *g, LLVMValueRef load);

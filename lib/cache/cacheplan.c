@@ -49,7 +49,7 @@ static int legal(ZyGen *g, LLVMValueRef v) {
       return 0;
     return zy_load_unchanged(g, v);
   }
-  return zy_cheap_opcode(op) || zy_call_recomputable(g, v);
+  return zy_cheap_value(g, v);
 }
 
 /* The in-loop values `v` is recomputed from. */

@@ -449,6 +449,107 @@ static void print_report(ZyGen *g) {
     fprintf(stderr, "%s\n", (char *)g->report.data[k]);
 }
 
+/* --- Buffers kept for the next call ------------------------------------- */
+
+/* A loop's buffers up to -zymase-keep-buffers-mb (32 MiB) in all are
+ * kept for the gradient's next call instead of being freed: a fresh
+ * allocation of megabytes per call costs a page fault per 4 KiB page once
+ * the allocator returns freed memory to the system, which took more than
+ * half of GMM's gradient time.  Larger ones are freed: keeping them would
+ * hold that much memory after the gradient returns. */
+static unsigned long long keep_bytes(void) {
+  return (unsigned long long)zy_opt_keep_buffers_mb() << 20;
+}
+
+static int keeps_buffers(ZyGen *g) {
+  const char *triple = LLVMGetTarget(g->zm->mod);
+  return !g->split && !g->sig.nofree && keep_bytes() &&
+         !(triple && (strstr(triple, "nvptx") || strstr(triple, "amdgcn")));
+}
+
+static LLVMValueRef keep_global(ZyGen *g, LLVMTypeRef t, unsigned k,
+                                const char *what, LLVMValueRef init) {
+  char name[256];
+  snprintf(name, sizeof name, "zymase.keep%s.%s.%u", what,
+           LLVMGetValueName(g->grad), k);
+  LLVMValueRef gv = LLVMAddGlobal(g->zm->mod, t, name);
+  LLVMSetLinkage(gv, LLVMInternalLinkage);
+  LLVMSetInitializer(gv, init);
+  return gv;
+}
+
+/* &rec->buffers[s] */
+static LLVMValueRef rec_buf(ZyGen *g, LLVMBuilderRef b, LLVMTypeRef rt,
+                           LLVMValueRef rec, size_t s) {
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(g->zm->ctx);
+  LLVMValueRef idx[3] = {LLVMConstInt(i32, 0, 0), LLVMConstInt(i32, 1, 0),
+                         LLVMConstInt(i32, s, 0)};
+  return LLVMBuildInBoundsGEP2(b, rt, rec, idx, 3, "");
+}
+
+static void call_free(ZyGen *g, LLVMBuilderRef b, LLVMValueRef take,
+                      LLVMValueRef p) {
+  LLVMValueRef null = LLVMConstNull(LLVMTypeOf(p));
+  zy_call_free(b, "free", LLVMBuildSelect(b, take, p, null, ""));
+}
+
+/* The kept buffers of a loop are a record {capacity, buffers...} that a
+ * global points to (to an empty record when none is kept): the gradient
+ * takes it by an atomic exchange at its entry and puts its own back the
+ * same way before it returns, freeing what it gets in exchange (another
+ * thread or a recursive call may have put one meanwhile), so every record
+ * has one owner and threads need no locks. */
+static void keep_buffers(ZyGen *g, ZyLoop *l, unsigned k) {
+  LLVMContextRef c = g->zm->ctx;
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), i64 = i64_type(g);
+  LLVMTypeRef rt = LLVMStructTypeInContext(
+      c, (LLVMTypeRef[]){i64, LLVMArrayType2(ptr, l->bufs.len)}, 2, 0);
+  LLVMValueRef none =
+      keep_global(g, rt, k, ".none", LLVMConstNull(rt));
+  LLVMSetGlobalConstant(none, 1);
+  LLVMValueRef gv = keep_global(g, ptr, k, "", none);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  LLVMPositionBuilderAtEnd(b, g->allocas);
+  LLVMValueRef rec = LLVMBuildAtomicRMW(b, LLVMAtomicRMWBinOpXchg, gv, none,
+                                        LLVMAtomicOrderingAcquireRelease, 0);
+  LLVMBuildStore(b, LLVMBuildLoad2(b, i64, rec, ""), l->cap);
+  for (size_t s = 0; s < l->bufs.len; s++) {
+    LLVMValueRef at = rec_buf(g, b, rt, rec, s);
+    LLVMBuildStore(b, LLVMBuildLoad2(b, ptr, at, ""), l->bufs.data[s]);
+  }
+  call_free(g, b, LLVMBuildICmp(b, LLVMIntNE, rec, none, ""), rec);
+
+  LLVMPositionBuilderBefore(b, g->retinst);
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(g->zm->mod);
+  unsigned long long bytes = 0;
+  for (size_t s = 0; s < l->btypes.len; s++)
+    bytes += LLVMABISizeOfType(td, l->btypes.data[s]);
+  LLVMValueRef cap = LLVMBuildLoad2(b, i64, l->cap, "");
+  LLVMValueRef keep = LLVMBuildICmp(
+      b, LLVMIntULE, cap, LLVMConstInt(i64, keep_bytes() / bytes, 0), "");
+  LLVMValueRef drop = LLVMBuildNot(b, keep, "");
+  LLVMTypeRef mty = LLVMFunctionType(ptr, &i64, 1, 0);
+  LLVMValueRef mine = LLVMBuildCall2(
+      b, mty, zy_runtime_fn(g->zm->mod, "malloc", mty),
+      (LLVMValueRef[]){LLVMSizeOf(rt)}, 1, "");
+  LLVMBuildStore(b, cap, mine);
+  for (size_t s = 0; s < l->bufs.len; s++) {
+    LLVMValueRef buf = LLVMBuildLoad2(b, ptr, l->bufs.data[s], "");
+    LLVMBuildStore(b, buf, rec_buf(g, b, rt, mine, s));
+    call_free(g, b, drop, buf);
+  }
+  call_free(g, b, drop, mine);
+  LLVMValueRef old = LLVMBuildAtomicRMW(
+      b, LLVMAtomicRMWBinOpXchg, gv, LLVMBuildSelect(b, keep, mine, none, ""),
+      LLVMAtomicOrderingAcquireRelease, 0);
+  for (size_t s = 0; s < l->bufs.len; s++) {
+    zy_call_free(b, "free",
+                 LLVMBuildLoad2(b, ptr, rec_buf(g, b, rt, old, s), ""));
+  }
+  call_free(g, b, LLVMBuildICmp(b, LLVMIntNE, old, none, ""), old);
+  LLVMDisposeBuilder(b);
+}
+
 void zy_loops_finish(ZyGen *g) {
   LLVMTypeRef ptr = LLVMPointerTypeInContext(g->zm->ctx, 0);
   for (unsigned k = 0; k < g->nloops; k++) {
@@ -459,6 +560,10 @@ void zy_loops_finish(ZyGen *g) {
     for (size_t s = 0; s < l->sites.len; s++)
       if (((ZyGrowSite *)l->sites.data[s])->need)
         finish_site(g, l, l->sites.data[s]);
+    if (keeps_buffers(g)) {
+      keep_buffers(g, l, k);
+      continue;
+    }
     /* The buffers are freed when the reverse sweep is done (unless the
      * caller keeps the tape that holds them). */
     LLVMPositionBuilderBefore(g->b, g->retinst);

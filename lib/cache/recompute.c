@@ -13,6 +13,7 @@
 #include "ad/rules.h"
 
 #include <stdint.h>
+#include <string.h>
 
 #define MAX_DEPTH 12
 
@@ -87,6 +88,30 @@ int zy_cheap_opcode(LLVMOpcode op) {
 
 static int operands_cost(ZyGen *g, LLVMValueRef v, ZyLoop *l, int depth);
 
+/* Intrinsics that compute a value from their arguments alone, in a few
+ * cycles: cheaper to compute again than to write to a buffer and read
+ * back (`a * b + c` from clang's contraction is everywhere). */
+static int pure_arith_intrinsic(LLVMValueRef v) {
+  static const char *const names[] = {
+      "llvm.fmuladd.", "llvm.fma.",    "llvm.fabs.",   "llvm.copysign.",
+      "llvm.minnum.",  "llvm.maxnum.", "llvm.sqrt.",   "llvm.minimum.",
+      "llvm.maximum."};
+  LLVMValueRef f = LLVMIsACallInst(v) ? LLVMGetCalledValue(v) : NULL;
+  if (!f || !LLVMIsAFunction(f) || !LLVMGetIntrinsicID(f))
+    return 0;
+  const char *name = LLVMGetValueName(f);
+  for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+    if (!strncmp(name, names[k], strlen(names[k])))
+      return 1;
+  return 0;
+}
+
+int zy_cheap_value(ZyGen *g, LLVMValueRef v) {
+  LLVMOpcode op = LLVMGetInstructionOpcode(v);
+  return zy_cheap_opcode(op) || op == LLVMFDiv || pure_arith_intrinsic(v) ||
+         zy_call_recomputable(g, v);
+}
+
 int zy_call_recomputable(ZyGen *g, LLVMValueRef v) {
   if (!LLVMIsACallInst(v) || g->split || /* memory may change meanwhile */
       !zy_registry_should_recompute(LLVMGetCalledValue(v)))
@@ -116,7 +141,7 @@ static int decide(ZyGen *g, LLVMValueRef v, int depth) {
       return -1;
     return zy_load_unchanged(g, v) ? 0 : -1;
   }
-  if (!zy_cheap_opcode(op) && !zy_call_recomputable(g, v))
+  if (!zy_cheap_value(g, v))
     return -1;
   int c = operands_cost(g, v, l, depth);
   return c <= 1 ? c : -1;

@@ -260,6 +260,61 @@ struct ZyLoopNest {
   Function *F;
 };
 
+// Replaces, in a trip count, each recurrence of an enclosing loop that is
+// the value of one of that loop's header phis by the phi itself: the count
+// of a triangular loop (j from i + 1 to n) is then n - i - 1 in values the
+// preheader has, and the reverse sweep recomputes it from i's iteration
+// number instead of caching the exit iteration of every entry.
+namespace {
+struct ZyPhiRewriter : SCEVRewriteVisitor<ZyPhiRewriter> {
+  DenseMap<const SCEV *, Value *> &Phis;
+  ZyPhiRewriter(ScalarEvolution &SE, DenseMap<const SCEV *, Value *> &Phis)
+      : SCEVRewriteVisitor(SE), Phis(Phis) {}
+  const SCEV *visitAddRecExpr(const SCEVAddRecExpr *E) {
+    auto It = Phis.find(E);
+    if (It != Phis.end())
+      return SE.getUnknown(It->second);
+    if (!E->isAffine())
+      return E;
+    // {a,+,b} = a + b * k, with the iteration number k from a phi
+    // {c,+,s} of the same loop and type: k = (phi - c) / s for s = 1, or
+    // b / s constant.
+    const SCEV *A = visit(E->getStart()), *B = visit(E->getStepRecurrence(SE));
+    for (auto &KV : Phis) {
+      auto *R = dyn_cast<SCEVAddRecExpr>(KV.first);
+      if (!R || R->getLoop() != E->getLoop() || !R->isAffine() ||
+          R->getType() != E->getType())
+        continue;
+      auto *S = dyn_cast<SCEVConstant>(R->getStepRecurrence(SE));
+      if (!S || S->getAPInt().isZero())
+        continue;
+      const SCEV *K = SE.getMinusSCEV(SE.getUnknown(KV.second), R->getStart());
+      const SCEV *Scale = nullptr;
+      if (S->getAPInt().isOne())
+        Scale = B;
+      else if (auto *BC = dyn_cast<SCEVConstant>(B);
+               BC && BC->getAPInt().srem(S->getAPInt()).isZero())
+        Scale = SE.getConstant(BC->getAPInt().sdiv(S->getAPInt()));
+      if (Scale)
+        return SE.getAddExpr(A, SE.getMulExpr(Scale, K));
+    }
+    return E;
+  }
+};
+} // namespace
+
+static const SCEV *phis_for_outer_recurrences(ScalarEvolution &SE, Loop *L,
+                                              const SCEV *S) {
+  if (!SCEVExprContains(S, [](const SCEV *X) { return isa<SCEVAddRecExpr>(X); }))
+    return S;
+  DenseMap<const SCEV *, Value *> Phis;
+  for (Loop *P = L->getParentLoop(); P; P = P->getParentLoop())
+    for (PHINode &PN : P->getHeader()->phis())
+      if (SE.isSCEVable(PN.getType()))
+        Phis.try_emplace(SE.getSCEV(&PN), &PN);
+  return ZyPhiRewriter(SE, Phis).visit(S);
+}
+
 // The trip count (header executions per entry) of each loop whose count
 // scalar evolution knows before the loop, expanded at the end of its
 // preheader.  Counts that vary with an enclosing loop are expanded too:
@@ -289,8 +344,8 @@ static void expand_trip_counts(Function &F, ZyLoopNest &N) {
         !BTC->getType()->isIntegerTy() ||
         BTC->getType()->getIntegerBitWidth() > 64)
       continue;
-    const SCEV *Trip =
-        SE.getAddExpr(SE.getZeroExtendExpr(BTC, I64), SE.getOne(I64));
+    const SCEV *Trip = phis_for_outer_recurrences(
+        SE, L, SE.getAddExpr(SE.getZeroExtendExpr(BTC, I64), SE.getOne(I64)));
     Instruction *At = Pre->getTerminator();
     if (!Exp.isSafeToExpandAt(Trip, At))
       continue;

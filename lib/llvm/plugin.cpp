@@ -38,6 +38,11 @@ static cl::opt<bool> PrintStats(
     cl::desc("Print counts of the work done by the analyses (type-analysis "
              "runs, fixpoint rounds, rules evaluated, type-tree entries "
              "inserted), to check that compile time scales"));
+static cl::opt<unsigned> KeepBuffersMB(
+    "zymase-keep-buffers-mb", cl::init(32),
+    cl::desc("Keep a loop's cache buffers of up to this many MiB for the "
+             "gradient's next call instead of freeing them (0: free them "
+             "at every call)"));
 static cl::opt<bool>
     VerifySteps("zymase-verify", cl::init(false),
                 cl::desc("Run the verifier after each step of the pass"));
@@ -76,6 +81,7 @@ extern "C" int zy_opt_verify_steps(void) { return VerifySteps; }
 extern "C" int zy_opt_loose_types(void) { return LooseTypes; }
 extern "C" int zy_opt_print_cache(void) { return PrintCache; }
 extern "C" int zy_opt_print_stats(void) { return PrintStats; }
+extern "C" unsigned zy_opt_keep_buffers_mb(void) { return KeepBuffersMB; }
 
 namespace {
 
