@@ -241,6 +241,23 @@ static void check_function_like(LLVMModuleRef m) {
                "for a function of this type", zy_registry_function_like(f));
 }
 
+/* Whether a differentiated function may reach an entry point call (nested
+ * AD): the gradient that call becomes is then differentiated too. */
+static int nested_ad(Driver *d, ZyVec *calls) {
+  ZyVec seen = {0};
+  for (size_t i = 0; i < calls->len; i++) {
+    LLVMValueRef call = calls->data[i];
+    if (differentiates(LLVMGetValueName(LLVMGetCalledValue(call))))
+      visit(&seen, zy_abi_target(call));
+  }
+  reachable(NULL, &seen); /* closes what the targets name */
+  int nested = 0;
+  for (size_t k = 0; k < seen.len && !nested; k++)
+    nested = zy_map_get(&d->by_func, seen.data[k]) != NULL;
+  zy_vec_free(&seen);
+  return nested;
+}
+
 void zy_snapshot_targets(LLVMModuleRef m) {
   zy_registry_protect(m);
   ZyVec calls = {0};
@@ -275,6 +292,7 @@ int zy_run_on_module(LLVMModuleRef m) {
     if (!zy_vec_contains(&entries, callee))
       zy_vec_push(&entries, callee);
   }
+  zm->nested_ad = nested_ad(&d, &calls);
   /* In module order; a lowered call is erased (lower() knows it by its
    * state and never reads it again). */
   for (size_t i = 0; i < calls.len; i++)

@@ -42,6 +42,8 @@ typedef struct ZyModule {
                        forward and reverse passes pair up              */
   ZyMap caller_seeds; /* (abi) caller -> what its type analysis says about
                          the operands of its entry-point calls (seeds.c) */
+  int nested_ad; /* (abi) some gradient is itself differentiated: no
+                    gradient keeps loop buffers across calls (loops.c)  */
 } ZyModule;
 
 /* A gradient function.  Its parameters are the primal's, then the shadows

@@ -463,7 +463,7 @@ static unsigned long long keep_bytes(void) {
 
 static int keeps_buffers(ZyGen *g) {
   const char *triple = LLVMGetTarget(g->zm->mod);
-  return !g->split && !g->sig.nofree && keep_bytes() &&
+  return !g->split && !g->sig.nofree && !g->zm->nested_ad && keep_bytes() &&
          !(triple && (strstr(triple, "nvptx") || strstr(triple, "amdgcn")));
 }
 

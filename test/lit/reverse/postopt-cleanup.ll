@@ -6,8 +6,16 @@
 ; used in the reverse only for that dead adjoint: buffer, realloc, stores
 ; and free.  NOPOST shows they are emitted, so the POST checks can fail.
 ; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-; RUN: %zyopt -zymase-no-preopt %s -S | %FileCheck %s --check-prefix=POST
-; RUN: %zyopt -zymase-no-preopt -zymase-no-postopt %s -S | %FileCheck %s --check-prefix=NOPOST
+; RUN: %zyopt -zymase-no-preopt -zymase-keep-buffers-mb=0 %s -S | %FileCheck %s --check-prefix=POST
+; RUN: %zyopt -zymase-no-preopt -zymase-keep-buffers-mb=0 -zymase-no-postopt %s -S | %FileCheck %s --check-prefix=NOPOST
+; RUN: %zyopt -zymase-no-preopt %s -S | %FileCheck %s --check-prefix=KEPT
+;
+; Loop buffers kept for the next call (the default, lib/cache/loops.c) are
+; stored in a global, so LLVM can no longer delete a dead one: KEPT pins
+; that known cost; the other runs turn keeping off to check the cleanup.
+; KEPT: @zymase.keep.__zymase_grad.f.
+; KEPT: define internal void @__zymase_grad.f.
+; KEPT: call void @free(
 ;
 ; Without the pre-AD pipeline the function keeps its -O0 shape: k = 3.0
 ; and the counter cnt live in stack slots (every alloca gets a shadow), and
