@@ -151,6 +151,23 @@ int zy_gpu_accumulate(struct ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
  * the per-thread sums of the adjoints deferred there to their shadows. */
 void zy_gpu_finish(struct ZyGen *g);
 
+/* --- Warp shuffles (gpu_shuffle.c) ----------------------------------------- */
+
+/* The mode + 1 (idx, up, down, bfly) of a shuffle of floats that is
+ * differentiated (llvm.nvvm.shfl.sync.<mode>.f32, and the double
+ * shuffles zymase.shfl.sync.<mode>.f64 that zy_gpu_shuffle_fuse makes);
+ * 0 for any other function. */
+int zy_gpu_shuffle_mode(LLVMValueRef f);
+/* Whether `call` calls a CUDA header's __shfl* wrapper with a body
+ * (inlined before differentiation, so -O0 code shows the intrinsics). */
+int zy_gpu_shuffle_wrapper(LLVMValueRef call);
+/* In an nvptx function: the two i32 shuffles of a double's halves made
+ * one call of zymase.shfl.sync.<mode>.f64; returns how many. */
+int zy_gpu_shuffle_fuse(LLVMValueRef fn);
+/* The adjoint of an active shuffle `call` (result adjoint `d`): the
+ * transposed exchange, added to the adjoint of its value operand. */
+int zy_gpu_reverse_shuffle(struct ZyGen *g, LLVMValueRef call, LLVMValueRef d);
+
 /* --- __shared__ memory and barriers (gpu_sync.c) ------------------------- */
 
 /* Whether `inst` is a block or warp barrier, called again at the mirrored
