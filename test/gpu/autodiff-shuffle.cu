@@ -3,7 +3,8 @@
 // result lane 0 returns (each lane must get f'(x_i)), the same sum
 // returned by every lane with a weight, a __shfl_xor_sync butterfly
 // all-reduce, a __shfl_up_sync inclusive scan, __shfl_sync broadcasts and
-// rotations (full warps and segments of 8), float and double, in blocks
+// rotations (full warps and segments of 8), __ballot_sync, __any_sync,
+// __all_sync and __activemask (inactive: integers), float and double, in blocks
 // of 32, 64 and 48 (a partial warp of 16 lanes, shuffling within its
 // __activemask()).  Reference: the same shuffles simulated on the host
 // (PTX semantics) on coefficient vectors.
@@ -18,10 +19,20 @@
 extern __device__ int enzyme_dup, enzyme_const;
 extern __device__ void __enzyme_autodiff(void *, ...);
 
-enum { DOWN_LANE0, DOWN_ALL, XOR_ALL, UP_SCAN, BCAST, ROTATE, ROTATE8, NCASE };
+enum {
+  DOWN_LANE0,
+  DOWN_ALL,
+  XOR_ALL,
+  UP_SCAN,
+  BCAST,
+  ROTATE,
+  ROTATE8,
+  VOTES,
+  NCASE
+};
 static const char *const names[] = {"down-lane0", "down-weighted", "xor",
                                     "up-scan",    "broadcast",     "rotate",
-                                    "rotate8"};
+                                    "rotate8",    "votes"};
 
 template <typename T> __device__ T f(T x) { return sin(x) * x; }
 static double df(double x) { return cos(x) * x + sin(x); }
@@ -54,6 +65,11 @@ template <typename T, int C> __device__ T body(const T *x, const T *w) {
     v = __shfl_sync(mask, v, (lane + 5) % width, width) * 2 + v;
   } else if (C == ROTATE8) {
     v = __shfl_sync(mask, v, lane + 1, 8);
+  } else if (C == VOTES) { /* integer results: no derivative */
+    T s = __popc(__ballot_sync(mask, v > (T)0.4)) + __popc(__activemask());
+    if (__any_sync(mask, v > (T)1e9) || !__all_sync(mask, v > 0))
+      s += 1000;
+    v = v * s;
   }
   return w[i] * v;
 }
@@ -131,6 +147,12 @@ static void reference(int C, int lanes, const double *xw, const double *ww,
       shfl(t, lanes, UP, b, width);
       add(v, t, lanes, off, width);
     }
+  } else if (C == VOTES) {
+    int s = lanes;
+    for (int l = 0; l < lanes; l++)
+      s += sin(xw[l]) * xw[l] > 0.4;
+    for (int l = 0; l < lanes; l++)
+      v[l].c[l] = s;
   } else if (C == BCAST || C == ROTATE || C == ROTATE8) {
     memcpy(t, v, sizeof v);
     for (int l = 0; l < lanes; l++)
@@ -209,6 +231,7 @@ template <typename T> static void all(int bs, T tol) {
   run<T, BCAST>(bs, tol);
   run<T, ROTATE>(bs, tol);
   run<T, ROTATE8>(bs, tol);
+  run<T, VOTES>(bs, tol);
 }
 
 int main() {
