@@ -307,6 +307,50 @@ static LLVMValueRef source_lane(Rev *r, int mode, LLVMValueRef bv,
   return j;
 }
 
+/* Adds to `acc` what every lane of the mask sent to this one. */
+static LLVMValueRef ask_all(Rev *r, LLVMValueRef acc) {
+  for (int k = 0; k < 32; k++)
+    acc = LLVMBuildFAdd(r->b, acc, receive(r, k32(r, k)), "");
+  return acc;
+}
+
+/* up, down, xor: adds to `acc` what the one lane k that may have read
+ * this one (j(k) = this lane, when k used this lane's offset) sent.  When
+ * some lane's offset differs from its source's (the offset varies across
+ * the warp), every lane asks all 32 instead. */
+static LLVMValueRef ask_one(Rev *r, int mode, LLVMValueRef bv, LLVMValueRef j,
+                            LLVMValueRef read, LLVMValueRef acc) {
+  ZyGen *g = r->g;
+  LLVMBuilderRef b = r->b;
+  LLVMValueRef k = mode == M_BFLY   ? LLVMBuildXor(b, r->lane, bv, "")
+                   : mode == M_DOWN ? LLVMBuildSub(b, r->lane, bv, "")
+                                    : LLVMBuildAdd(b, r->lane, bv, "");
+  LLVMValueRef fast = LLVMBuildFAdd(b, acc, receive(r, k), "");
+  /* Whether the lane this one read asks this one. */
+  LLVMValueRef src = LLVMBuildSelect(b, read, j, r->lane, "");
+  LLVMValueRef lost = LLVMBuildAnd(
+      b, read,
+      LLVMBuildICmp(b, LLVMIntNE, read_lane(r, k, src), r->lane, ""), "");
+  LLVMValueRef any = intrinsic_call(r, "llvm.nvvm.vote.any.sync",
+                                    (LLVMValueRef[]){r->mask, lost}, 2);
+  LLVMBasicBlockRef pbb = zy_gpu_reversed_block(g), from = LLVMGetInsertBlock(b);
+  LLVMBasicBlockRef slow =
+      LLVMAppendBasicBlockInContext(g->zm->ctx, g->grad, "zymase.shfl.all");
+  LLVMBasicBlockRef join =
+      LLVMAppendBasicBlockInContext(g->zm->ctx, g->grad, "zymase.shfl.join");
+  if (pbb)
+    zy_map_put(&g->gpu_join, join, pbb);
+  LLVMBuildCondBr(b, any, slow, join);
+  LLVMPositionBuilderAtEnd(b, slow);
+  LLVMValueRef all = ask_all(r, acc);
+  LLVMBuildBr(b, join);
+  LLVMPositionBuilderAtEnd(b, join);
+  LLVMValueRef phi = LLVMBuildPhi(b, LLVMTypeOf(acc), "");
+  LLVMAddIncoming(phi, (LLVMValueRef[]){fast, all},
+                  (LLVMBasicBlockRef[]){from, slow}, 2);
+  return phi;
+}
+
 int zy_gpu_reverse_shuffle(ZyGen *g, LLVMValueRef call, LLVMValueRef d) {
   int mode = zy_gpu_shuffle_mode(LLVMGetCalledValue(call)) - 1;
   LLVMValueRef x = LLVMGetOperand(call, 1);
@@ -326,14 +370,9 @@ int zy_gpu_reverse_shuffle(ZyGen *g, LLVMValueRef call, LLVMValueRef d) {
   /* A lane that kept its own value adds its adjoint to itself. */
   LLVMValueRef acc = LLVMBuildSelect(g->b, read, zero, d, "");
   if (mode == M_IDX) /* any lane may have read this one: ask all 32 */
-    for (int k = 0; k < 32; k++)
-      acc = LLVMBuildFAdd(g->b, acc, receive(&r, k32(&r, k)), "");
-  else { /* the one lane k with j(k) = this lane */
-    LLVMValueRef k = mode == M_BFLY ? LLVMBuildXor(g->b, r.lane, bv, "")
-                     : mode == M_DOWN ? LLVMBuildSub(g->b, r.lane, bv, "")
-                                      : LLVMBuildAdd(g->b, r.lane, bv, "");
-    acc = LLVMBuildFAdd(g->b, acc, receive(&r, k), "");
-  }
+    acc = ask_all(&r, acc);
+  else
+    acc = ask_one(&r, mode, bv, j, read, acc);
   zy_add_adjoint(g, x, acc);
   return 0;
 }

@@ -147,6 +147,10 @@ int zy_parallel_sole_reader(struct ZyGen *g, LLVMValueRef p);
 int zy_gpu_accumulate(struct ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
                       LLVMValueRef delta);
 
+/* The primal block whose reverse the builder of `g` is in (also in a
+ * block made by device-code accumulation or shuffles), or NULL. */
+LLVMBasicBlockRef zy_gpu_reversed_block(struct ZyGen *g);
+
 /* At the end of the reverse sweep (before the gradient's return): adds
  * the per-thread sums of the adjoints deferred there to their shadows. */
 void zy_gpu_finish(struct ZyGen *g);

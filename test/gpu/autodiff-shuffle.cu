@@ -4,7 +4,8 @@
 // returned by every lane with a weight, a __shfl_xor_sync butterfly
 // all-reduce, a __shfl_up_sync inclusive scan, __shfl_sync broadcasts and
 // rotations (full warps and segments of 8), __ballot_sync, __any_sync,
-// __all_sync and __activemask (inactive: integers), float and double, in blocks
+// __all_sync and __activemask (inactive: integers), offsets that differ
+// between lanes (down, xor: each lane then asks all 32), float and double, in blocks
 // of 32, 64 and 48 (a partial warp of 16 lanes, shuffling within its
 // __activemask()).  Reference: the same shuffles simulated on the host
 // (PTX semantics) on coefficient vectors.
@@ -28,11 +29,14 @@ enum {
   ROTATE,
   ROTATE8,
   VOTES,
+  DOWN_VAR,
+  XOR_VAR,
   NCASE
 };
 static const char *const names[] = {"down-lane0", "down-weighted", "xor",
                                     "up-scan",    "broadcast",     "rotate",
-                                    "rotate8",    "votes"};
+                                    "rotate8",    "votes",         "down-by-lane",
+                                    "xor-by-lane"};
 
 template <typename T> __device__ T f(T x) { return sin(x) * x; }
 static double df(double x) { return cos(x) * x + sin(x); }
@@ -65,6 +69,10 @@ template <typename T, int C> __device__ T body(const T *x, const T *w) {
     v = __shfl_sync(mask, v, (lane + 5) % width, width) * 2 + v;
   } else if (C == ROTATE8) {
     v = __shfl_sync(mask, v, lane + 1, 8);
+  } else if (C == DOWN_VAR) { /* offsets differing between lanes */
+    v = v + __shfl_down_sync(mask, v, lane % 3 + 1, width) * 3;
+  } else if (C == XOR_VAR) {
+    v = v + __shfl_xor_sync(mask, v, lane & 1 ? 1 : 2, width) * 3;
   } else if (C == VOTES) { /* integer results: no derivative */
     T s = __popc(__ballot_sync(mask, v > (T)0.4)) + __popc(__activemask());
     if (__any_sync(mask, v > (T)1e9) || !__all_sync(mask, v > 0))
@@ -147,6 +155,15 @@ static void reference(int C, int lanes, const double *xw, const double *ww,
       shfl(t, lanes, UP, b, width);
       add(v, t, lanes, off, width);
     }
+  } else if (C == DOWN_VAR || C == XOR_VAR) {
+    memcpy(t, v, sizeof v);
+    for (int l = 0; l < lanes; l++)
+      b[l] = C == DOWN_VAR ? l % 3 + 1 : l & 1 ? 1 : 2;
+    shfl(t, lanes, C == DOWN_VAR ? DOWN : BFLY, b, width);
+    for (int l = 0; l < lanes; l++)
+      for (int k = 0; k < 32; k++)
+        t[l].c[k] *= 3;
+    add(v, t, lanes);
   } else if (C == VOTES) {
     int s = lanes;
     for (int l = 0; l < lanes; l++)
@@ -232,6 +249,8 @@ template <typename T> static void all(int bs, T tol) {
   run<T, ROTATE>(bs, tol);
   run<T, ROTATE8>(bs, tol);
   run<T, VOTES>(bs, tol);
+  run<T, DOWN_VAR>(bs, tol);
+  run<T, XOR_VAR>(bs, tol);
 }
 
 int main() {
