@@ -376,3 +376,77 @@ int zy_gpu_reverse_shuffle(ZyGen *g, LLVMValueRef call, LLVMValueRef d) {
   zy_add_adjoint(g, x, acc);
   return 0;
 }
+
+/* --- Cross-lane moves of a float's bits that are not differentiated ------ */
+
+/* Whether `f` moves integers between lanes: an nvptx shuffle of i32
+ * (one not fused with its other half) or an amdgcn cross-lane move (what
+ * HIP's __shfl* are made of). */
+static int lane_move(LLVMValueRef f) {
+  static const char *const amd[] = {"ds.bpermute", "ds.permute", "ds.swizzle",
+                                    "readlane",    "readfirstlane", "writelane",
+                                    "mov.dpp",     "update.dpp",    "permlane"};
+  if (!f || !LLVMIsAFunction(f))
+    return 0;
+  const char *n = LLVMGetValueName(f);
+  if (mode_of(n, "llvm.nvvm.shfl.sync.", ".i32"))
+    return 1;
+  if (strncmp(n, "llvm.amdgcn.", 12))
+    return 0;
+  for (size_t k = 0; k < sizeof amd / sizeof *amd; k++)
+    if (!strncmp(n + 12, amd[k], strlen(amd[k])))
+      return 1;
+  return 0;
+}
+
+/* Whether integer `v` holds bits of an active float: through bitcasts,
+ * truncations, shifts and extensions. */
+static int active_bits(ZyGen *g, LLVMValueRef v, int depth) {
+  if (depth > 8 || !v || !LLVMIsAInstruction(v))
+    return 0;
+  LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(v));
+  if (k == LLVMFloatTypeKind || k == LLVMDoubleTypeKind ||
+      k == LLVMHalfTypeKind)
+    return zy_activity_active(g->act, v);
+  switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMBitCast:
+  case LLVMTrunc:
+  case LLVMZExt:
+  case LLVMLShr:
+  case LLVMAShr:
+  case LLVMShl:
+  case LLVMAnd:
+  case LLVMFreeze:
+    return active_bits(g, LLVMGetOperand(v, 0), depth + 1);
+  default:
+    return 0;
+  }
+}
+
+int zy_gpu_shuffle_check(ZyGen *g) {
+  const char *t = LLVMGetTarget(g->zm->mod);
+  if (strncmp(t, "nvptx", 5) && strncmp(t, "amdgcn", 6))
+    return 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->primal); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      if (!LLVMIsACallInst(i) || !lane_move(LLVMGetCalledValue(i)))
+        continue;
+      for (unsigned k = 0; k < LLVMGetNumArgOperands(i); k++)
+        if (active_bits(g, LLVMGetOperand(i, k), 0)) {
+          g->cur = i;
+          return ZY_GEN_ERROR(
+              g, ZY_ERR_UNSUPPORTED,
+              strncmp(t, "nvptx", 5)
+                  ? "HIP's shuffles of active values are not differentiated "
+                    "yet"
+                  : "shuffle the float or double itself (__shfl*_sync on a "
+                    "float or double value)",
+              "the bits of an active floating-point value move between "
+              "lanes through '%s'; its derivative would be lost",
+              LLVMGetValueName(LLVMGetCalledValue(i)));
+        }
+    }
+  return 0;
+}

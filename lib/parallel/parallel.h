@@ -171,6 +171,10 @@ int zy_gpu_shuffle_fuse(LLVMValueRef fn);
 /* The adjoint of an active shuffle `call` (result adjoint `d`): the
  * transposed exchange, added to the adjoint of its value operand. */
 int zy_gpu_reverse_shuffle(struct ZyGen *g, LLVMValueRef call, LLVMValueRef d);
+/* After activity: a located error where the bits of an active float
+ * move between lanes by an integer shuffle that is not differentiated
+ * (an i32 shuffle of a float's bits, HIP's amdgcn cross-lane moves). */
+int zy_gpu_shuffle_check(struct ZyGen *g);
 
 /* --- __shared__ memory and barriers (gpu_sync.c) ------------------------- */
 
