@@ -117,6 +117,27 @@ static void erase_if_dead(LLVMValueRef v) {
     LLVMInstructionEraseFromParent(v);
 }
 
+/* When `x` is a load of i64 used only by `a` and `b` (the halves: the
+ * optimizer made a double's load one of its bits), the same memory loaded
+ * as a double; else NULL. */
+static LLVMValueRef loaded_double(LLVMValueRef x, LLVMValueRef a,
+                                  LLVMValueRef b) {
+  if (!LLVMIsALoadInst(x) || LLVMGetVolatile(x))
+    return NULL;
+  for (LLVMUseRef u = LLVMGetFirstUse(x); u; u = LLVMGetNextUse(u))
+    if (LLVMGetUser(u) != a && LLVMGetUser(u) != b)
+      return NULL;
+  LLVMBuilderRef bd = LLVMCreateBuilderInContext(LLVMGetTypeContext(
+      LLVMTypeOf(x)));
+  LLVMPositionBuilderBefore(bd, x);
+  LLVMValueRef d = LLVMBuildLoad2(
+      bd, LLVMDoubleTypeInContext(LLVMGetTypeContext(LLVMTypeOf(x))),
+      LLVMGetOperand(x, 0), "");
+  LLVMSetAlignment(d, LLVMGetAlignment(x));
+  LLVMDisposeBuilder(bd);
+  return d;
+}
+
 /* `or_` = or(zext(S(m, trunc X, b, c)), shl(zext(S(m, trunc(X >> 32), b,
  * c)), 32)) with S one shuffle of i32: made a call of the double shuffle
  * on X's bits.  Returns 1 if it did. */
@@ -151,6 +172,8 @@ static int fuse_one(LLVMValueRef or_) {
   LLVMPositionBuilderBefore(b, or_);
   LLVMValueRef dx = operand_of(x, LLVMBitCast);
   if (!dx || LLVMGetTypeKind(LLVMTypeOf(dx)) != LLVMDoubleTypeKind)
+    dx = loaded_double(x, LLVMGetOperand(lo, 1), sh);
+  if (!dx)
     dx = LLVMBuildBitCast(b, x, LLVMDoubleTypeInContext(c), "");
   LLVMValueRef args[4] = {LLVMGetOperand(lo, 0), dx, LLVMGetOperand(lo, 2),
                           LLVMGetOperand(lo, 3)};
@@ -163,6 +186,8 @@ static int fuse_one(LLVMValueRef or_) {
                          LLVMGetOperand(lo, 1), LLVMGetOperand(hi, 1), sh};
   for (int k = 0; k < 8; k++)
     erase_if_dead(dead[k]);
+  if (LLVMIsALoadInst(x))
+    erase_if_dead(x);
   return 1;
 }
 

@@ -5,7 +5,8 @@
 // all-reduce, a __shfl_up_sync inclusive scan, __shfl_sync broadcasts and
 // rotations (full warps and segments of 8), __ballot_sync, __any_sync,
 // __all_sync and __activemask (inactive: integers), offsets that differ
-// between lanes (down, xor: each lane then asks all 32), float and double, in blocks
+// between lanes (down, xor: each lane then asks all 32), values shuffled
+// as loaded (a double loaded as i64 by the optimizer), float and double, in blocks
 // of 32, 64 and 48 (a partial warp of 16 lanes, shuffling within its
 // __activemask()).  Reference: the same shuffles simulated on the host
 // (PTX semantics) on coefficient vectors.
@@ -31,12 +32,13 @@ enum {
   VOTES,
   DOWN_VAR,
   XOR_VAR,
+  RAW,
   NCASE
 };
 static const char *const names[] = {"down-lane0", "down-weighted", "xor",
                                     "up-scan",    "broadcast",     "rotate",
                                     "rotate8",    "votes",         "down-by-lane",
-                                    "xor-by-lane"};
+                                    "xor-by-lane",   "loaded"};
 
 template <typename T> __device__ T f(T x) { return sin(x) * x; }
 static double df(double x) { return cos(x) * x + sin(x); }
@@ -48,6 +50,9 @@ template <typename T, int C> __device__ T body(const T *x, const T *w) {
   int lane = threadIdx.x % 32;
   unsigned mask = __activemask();
   int width = __popc(mask); /* 32, or 16 in a block of 48's last warp */
+  if (C == RAW) /* values loaded and shuffled: the optimizer loads bits */
+    return w[i] * (__shfl_down_sync(mask, x[i], 1, width) * 3 +
+                   __shfl_sync(mask, x[i], 0, width));
   T v = f(x[i]);
   if (C == DOWN_LANE0 || C == DOWN_ALL) {
     for (int off = width / 2; off > 0; off /= 2)
@@ -164,6 +169,19 @@ static void reference(int C, int lanes, const double *xw, const double *ww,
       for (int k = 0; k < 32; k++)
         t[l].c[k] *= 3;
     add(v, t, lanes);
+  } else if (C == RAW) {
+    memcpy(t, v, sizeof v);
+    for (int l = 0; l < lanes; l++)
+      b[l] = 1;
+    shfl(t, lanes, DOWN, b, width);
+    Val u[32];
+    memcpy(u, v, sizeof v);
+    for (int l = 0; l < lanes; l++)
+      b[l] = 0;
+    shfl(u, lanes, IDX, b, width);
+    for (int l = 0; l < lanes; l++)
+      for (int k = 0; k < 32; k++)
+        v[l].c[k] = 3 * t[l].c[k] + u[l].c[k];
   } else if (C == VOTES) {
     int s = lanes;
     for (int l = 0; l < lanes; l++)
@@ -199,7 +217,7 @@ static void reference(int C, int lanes, const double *xw, const double *ww,
     double s = 0;
     for (int l = 0; l < lanes; l++)
       s += w[l] * v[l].c[k];
-    dxw[k] = s * df(xw[k]);
+    dxw[k] = s * (C == RAW ? 1 : df(xw[k]));
   }
 }
 
@@ -251,6 +269,7 @@ template <typename T> static void all(int bs, T tol) {
   run<T, VOTES>(bs, tol);
   run<T, DOWN_VAR>(bs, tol);
   run<T, XOR_VAR>(bs, tol);
+  run<T, RAW>(bs, tol);
 }
 
 int main() {
