@@ -81,8 +81,8 @@ static LLVMValueRef f64_shuffle(LLVMModuleRef m, int mode, LLVMValueRef i32f) {
   LLVMContextRef c = LLVMGetModuleContext(m);
   LLVMTypeRef i32 = LLVMInt32TypeInContext(c), i64 = LLVMInt64TypeInContext(c);
   LLVMTypeRef dbl = LLVMDoubleTypeInContext(c);
-  LLVMTypeRef ft = LLVMFunctionType(dbl, (LLVMTypeRef[]){i32, dbl, i32, i32},
-                                    4, 0);
+  LLVMTypeRef ft =
+      LLVMFunctionType(dbl, (LLVMTypeRef[]){i32, dbl, i32, i32}, 4, 0);
   f = LLVMAddFunction(m, name, ft);
   LLVMSetLinkage(f, LLVMInternalLinkage);
   const char *attrs[] = {"convergent", "nounwind"};
@@ -90,8 +90,7 @@ static LLVMValueRef f64_shuffle(LLVMModuleRef m, int mode, LLVMValueRef i32f) {
     LLVMAddAttributeAtIndex(
         f, LLVMAttributeFunctionIndex,
         LLVMCreateEnumAttribute(
-            c, LLVMGetEnumAttributeKindForName(attrs[k], strlen(attrs[k])),
-            0));
+            c, LLVMGetEnumAttributeKindForName(attrs[k], strlen(attrs[k])), 0));
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
   LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c, f, "entry"));
   LLVMValueRef bits = LLVMBuildBitCast(b, LLVMGetParam(f, 1), i64, "");
@@ -107,7 +106,8 @@ static LLVMValueRef f64_shuffle(LLVMModuleRef m, int mode, LLVMValueRef i32f) {
         i64, "");
   }
   LLVMValueRef hi = LLVMBuildShl(b, half[1], LLVMConstInt(i64, 32, 0), "");
-  LLVMBuildRet(b, LLVMBuildBitCast(b, LLVMBuildOr(b, half[0], hi, ""), dbl, ""));
+  LLVMBuildRet(b,
+               LLVMBuildBitCast(b, LLVMBuildOr(b, half[0], hi, ""), dbl, ""));
   LLVMDisposeBuilder(b);
   return f;
 }
@@ -127,8 +127,8 @@ static LLVMValueRef loaded_double(LLVMValueRef x, LLVMValueRef a,
   for (LLVMUseRef u = LLVMGetFirstUse(x); u; u = LLVMGetNextUse(u))
     if (LLVMGetUser(u) != a && LLVMGetUser(u) != b)
       return NULL;
-  LLVMBuilderRef bd = LLVMCreateBuilderInContext(LLVMGetTypeContext(
-      LLVMTypeOf(x)));
+  LLVMBuilderRef bd =
+      LLVMCreateBuilderInContext(LLVMGetTypeContext(LLVMTypeOf(x)));
   LLVMPositionBuilderBefore(bd, x);
   LLVMValueRef d = LLVMBuildLoad2(
       bd, LLVMDoubleTypeInContext(LLVMGetTypeContext(LLVMTypeOf(x))),
@@ -149,8 +149,8 @@ static int fuse_one(LLVMValueRef or_) {
     loz = a;
   }
   int mlo = 0, mhi = 0;
-  LLVMValueRef lo = half_shuffle(loz, &mlo), hi = hiz ? half_shuffle(hiz, &mhi)
-                                                      : NULL;
+  LLVMValueRef lo = half_shuffle(loz, &mlo),
+               hi = hiz ? half_shuffle(hiz, &mhi) : NULL;
   if (!lo || !hi || lo == hi ||
       LLVMGetCalledValue(lo) != LLVMGetCalledValue(hi))
     return 0;
@@ -164,8 +164,8 @@ static int fuse_one(LLVMValueRef or_) {
       LLVMGetTypeKind(LLVMTypeOf(x)) != LLVMIntegerTypeKind ||
       LLVMGetIntTypeWidth(LLVMTypeOf(x)) != 64)
     return 0;
-  LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(
-      LLVMGetInstructionParent(or_)));
+  LLVMModuleRef m = LLVMGetGlobalParent(
+      LLVMGetBasicBlockParent(LLVMGetInstructionParent(or_)));
   LLVMContextRef c = LLVMGetModuleContext(m);
   LLVMValueRef f = f64_shuffle(m, mlo, LLVMGetCalledValue(lo));
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
@@ -182,8 +182,9 @@ static int fuse_one(LLVMValueRef or_) {
   LLVMReplaceAllUsesWith(or_, LLVMBuildBitCast(b, r, LLVMTypeOf(or_), ""));
   LLVMDisposeBuilder(b);
   LLVMInstructionEraseFromParent(or_);
-  LLVMValueRef dead[] = {hiz == shl32(a) ? a : o, loz, hiz, hi, lo,
-                         LLVMGetOperand(lo, 1), LLVMGetOperand(hi, 1), sh};
+  LLVMValueRef dead[] = {
+      hiz == shl32(a) ? a : o, loz, hiz, hi, lo, LLVMGetOperand(lo, 1),
+      LLVMGetOperand(hi, 1),   sh};
   for (int k = 0; k < 8; k++)
     erase_if_dead(dead[k]);
   if (LLVMIsALoadInst(x))
@@ -202,8 +203,8 @@ int zy_gpu_shuffle_fuse(LLVMValueRef fn) {
     while (i) {
       LLVMValueRef next = LLVMGetNextInstruction(i);
       if (LLVMGetInstructionOpcode(i) == LLVMOr &&
-          LLVMTypeOf(i) == LLVMInt64TypeInContext(LLVMGetTypeContext(
-                               LLVMTypeOf(i))) &&
+          LLVMTypeOf(i) ==
+              LLVMInt64TypeInContext(LLVMGetTypeContext(LLVMTypeOf(i))) &&
           fuse_one(i)) {
         n++;
         next = LLVMGetFirstInstruction(bb); /* erased neighbours */
@@ -293,8 +294,8 @@ static LLVMValueRef receive(Rev *r, LLVMValueRef k) {
 static LLVMValueRef source_lane(Rev *r, int mode, LLVMValueRef bv,
                                 LLVMValueRef c, LLVMValueRef *read) {
   LLVMBuilderRef b = r->b;
-  LLVMValueRef seg = LLVMBuildAnd(b, LLVMBuildLShr(b, c, k32(r, 8), ""),
-                                  k32(r, 0x1f), "");
+  LLVMValueRef seg =
+      LLVMBuildAnd(b, LLVMBuildLShr(b, c, k32(r, 8), ""), k32(r, 0x1f), "");
   LLVMValueRef notseg = LLVMBuildXor(b, seg, k32(r, -1), "");
   LLVMValueRef minl = LLVMBuildAnd(b, r->lane, seg, "");
   LLVMValueRef maxl = LLVMBuildOr(
@@ -317,8 +318,7 @@ static LLVMValueRef source_lane(Rev *r, int mode, LLVMValueRef bv,
   default:
     j = LLVMBuildOr(
         b, minl,
-        LLVMBuildAnd(b, LLVMBuildAnd(b, bv, k32(r, 0x1f), ""), notseg, ""),
-        "");
+        LLVMBuildAnd(b, LLVMBuildAnd(b, bv, k32(r, 0x1f), ""), notseg, ""), "");
     *read = LLVMBuildICmp(b, LLVMIntSLE, j, maxl, "");
     break;
   }
@@ -354,11 +354,12 @@ static LLVMValueRef ask_one(Rev *r, int mode, LLVMValueRef bv, LLVMValueRef j,
   /* Whether the lane this one read asks this one. */
   LLVMValueRef src = LLVMBuildSelect(b, read, j, r->lane, "");
   LLVMValueRef lost = LLVMBuildAnd(
-      b, read,
-      LLVMBuildICmp(b, LLVMIntNE, read_lane(r, k, src), r->lane, ""), "");
+      b, read, LLVMBuildICmp(b, LLVMIntNE, read_lane(r, k, src), r->lane, ""),
+      "");
   LLVMValueRef any = intrinsic_call(r, "llvm.nvvm.vote.any.sync",
                                     (LLVMValueRef[]){r->mask, lost}, 2);
-  LLVMBasicBlockRef pbb = zy_gpu_reversed_block(g), from = LLVMGetInsertBlock(b);
+  LLVMBasicBlockRef pbb = zy_gpu_reversed_block(g),
+                    from = LLVMGetInsertBlock(b);
   LLVMBasicBlockRef slow =
       LLVMAppendBasicBlockInContext(g->zm->ctx, g->grad, "zymase.shfl.all");
   LLVMBasicBlockRef join =
@@ -408,9 +409,9 @@ int zy_gpu_reverse_shuffle(ZyGen *g, LLVMValueRef call, LLVMValueRef d) {
  * (one not fused with its other half) or an amdgcn cross-lane move (what
  * HIP's __shfl* are made of). */
 static int lane_move(LLVMValueRef f) {
-  static const char *const amd[] = {"ds.bpermute", "ds.permute", "ds.swizzle",
-                                    "readlane",    "readfirstlane", "writelane",
-                                    "mov.dpp",     "update.dpp",    "permlane"};
+  static const char *const amd[] = {
+      "ds.bpermute", "ds.permute", "ds.swizzle", "readlane", "readfirstlane",
+      "writelane",   "mov.dpp",    "update.dpp", "permlane"};
   if (!f || !LLVMIsAFunction(f))
     return 0;
   const char *n = LLVMGetValueName(f);

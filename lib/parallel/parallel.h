@@ -155,7 +155,7 @@ LLVMBasicBlockRef zy_gpu_reversed_block(struct ZyGen *g);
  * the per-thread sums of the adjoints deferred there to their shadows. */
 void zy_gpu_finish(struct ZyGen *g);
 
-/* --- Warp shuffles (gpu_shuffle.c) ----------------------------------------- */
+/* --- Warp shuffles (gpu_shuffle.c) ---------------------------------------- */
 
 /* The mode + 1 (idx, up, down, bfly) of a shuffle of floats that is
  * differentiated (llvm.nvvm.shfl.sync.<mode>.f32, and the double

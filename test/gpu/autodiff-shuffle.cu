@@ -6,10 +6,10 @@
 // rotations (full warps and segments of 8), __ballot_sync, __any_sync,
 // __all_sync and __activemask (inactive: integers), offsets that differ
 // between lanes (down, xor: each lane then asks all 32), values shuffled
-// as loaded (a double loaded as i64 by the optimizer), float and double, in blocks
-// of 32, 64 and 48 (a partial warp of 16 lanes, shuffling within its
-// __activemask()).  Reference: the same shuffles simulated on the host
-// (PTX semantics) on coefficient vectors.
+// as loaded (a double loaded as i64 by the optimizer); float and double,
+// in blocks of 32, 64 and 48 (a partial warp of 16 lanes, shuffling
+// within its __activemask()).  Reference: the same shuffles simulated on
+// the host (PTX semantics) on coefficient vectors.
 // REQUIRES: cuda
 // RUN: %gpu-clang -O0 %s -o %t0 && %t0
 // RUN: %gpu-clang -O2 %s -o %t2 && %t2
@@ -35,10 +35,10 @@ enum {
   RAW,
   NCASE
 };
-static const char *const names[] = {"down-lane0", "down-weighted", "xor",
-                                    "up-scan",    "broadcast",     "rotate",
-                                    "rotate8",    "votes",         "down-by-lane",
-                                    "xor-by-lane",   "loaded"};
+static const char *const names[] = {
+    "down-lane0", "down-weighted", "xor",          "up-scan",
+    "broadcast",  "rotate",        "rotate8",      "votes",
+    "down-by-lane", "xor-by-lane", "loaded"};
 
 template <typename T> __device__ T f(T x) { return sin(x) * x; }
 static double df(double x) { return cos(x) * x + sin(x); }
