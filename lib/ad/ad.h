@@ -342,6 +342,7 @@ typedef enum ZyCallMode {
   ZY_CALL_SPLIT,     /* augmented forward call now, reverse call later */
   ZY_CALL_BLAS,      /* a BLAS routine: BLAS calls in the adjoint      */
   ZY_CALL_MPI,       /* an MPI call: adjoint communication (mpi.def)   */
+  ZY_CALL_SHUFFLE,   /* a warp shuffle: the transposed exchange        */
 } ZyCallMode;
 ZyCallMode zy_call_mode(ZyGen *g, LLVMValueRef call);
 ZySig zy_call_sig(ZyGen *g, LLVMValueRef call);

@@ -295,7 +295,7 @@ static int build_gradient(ZyGen *g, LLVMValueRef aug, LLVMValueRef rev) {
   g->act = zy_activity_compute(g->primal, g->sig.active_args,
                                g->sig.dup_args, g->sig.active_ret);
   zy_punning_warn(g);
-  if (zy_check_supported(g))                                      /* 4 */
+  if (zy_gpu_shuffle_check(g) || zy_check_supported(g))           /* 4 */
     return -1;
   analyse_cfg(g);                                                 /* 5 */
   zy_priv_plan(g); /* parallel: per-thread shadows (privatize.c) */

@@ -188,6 +188,8 @@ LLVMValueRef zy_preprocess(LLVMValueRef fn) {
     p = clone(fn, snap);
     calls_for_allocating_invokes(p);
     inline_calls(p, calls_bit_helper);
+    while (inline_calls(p, zy_gpu_shuffle_wrapper))
+      ;
     zy_llvm_infer_call_effects(p, zy_rule_call);
     if (zy_llvm_has_calls_in_loops(p) && zy_llvm_simplify_function(p, 2)) {
       zy_snapshot_inline(p, fn);
@@ -201,6 +203,8 @@ LLVMValueRef zy_preprocess(LLVMValueRef fn) {
     p = clone(fn, fn);
     calls_for_allocating_invokes(p);
     inline_calls(p, calls_bit_helper);
+    while (inline_calls(p, zy_gpu_shuffle_wrapper))
+      ;
     if (zy_opt_preopt()) {
       zy_llvm_infer_call_effects(p, zy_rule_call);
       zy_llvm_simplify_function(p, 2);
@@ -211,5 +215,6 @@ LLVMValueRef zy_preprocess(LLVMValueRef fn) {
   calls_for_allocating_invokes(p); /* from what was inlined */
   promote_indirect_calls(p);
   zy_omp_type_regions(p);
+  zy_gpu_shuffle_fuse(p); /* a double's two i32 shuffles: one call */
   return p;
 }

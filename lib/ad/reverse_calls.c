@@ -39,6 +39,9 @@ ZyCallMode zy_call_mode(ZyGen *g, LLVMValueRef call) {
   LLVMValueRef callee = LLVMGetCalledValue(call);
   if (zy_activity_inactive_function(callee))
     return ZY_CALL_PLAIN;
+  /* A warp shuffle of floats (never recomputed: a convergent exchange). */
+  if (zy_gpu_shuffle_mode(callee))
+    return zy_activity_active(g->act, call) ? ZY_CALL_SHUFFLE : ZY_CALL_MEMORY;
   /* A custom gradient: the user's augmented forward and reverse pair. */
   if (zy_registry_custom(callee))
     return touches_derivatives(g, call) ? ZY_CALL_SPLIT : ZY_CALL_PLAIN;
@@ -353,6 +356,8 @@ int zy_reverse_call(ZyGen *g, LLVMValueRef call, LLVMValueRef d) {
     return zy_blas_reverse(g, call, d);
   case ZY_CALL_MPI:
     return zy_mpi_reverse(g, call);
+  case ZY_CALL_SHUFFLE:
+    return zy_gpu_reverse_shuffle(g, call, d);
   default:
     break;
   }

@@ -153,7 +153,7 @@ static LLVMValueRef i32c(ZyGen *g, long long v) {
 
 /* The primal block whose reverse the builder is in, or NULL when it is in
  * a block made on the way (other than by this file). */
-static LLVMBasicBlockRef reversed_block(ZyGen *g) {
+LLVMBasicBlockRef zy_gpu_reversed_block(ZyGen *g) {
   LLVMBasicBlockRef at = LLVMGetInsertBlock(g->b);
   LLVMBasicBlockRef pbb = zy_map_get(&g->gpu_join, at);
   if (pbb)
@@ -169,7 +169,7 @@ static LLVMBasicBlockRef reversed_block(ZyGen *g) {
  * called from kernels' entry blocks, and the block dominates every return
  * and is in no loop. */
 static int convergent_here(ZyGen *g) {
-  LLVMBasicBlockRef pbb = reversed_block(g);
+  LLVMBasicBlockRef pbb = zy_gpu_reversed_block(g);
   return g->gpu_sites == SITES_CONVERGENT && pbb &&
          zy_map_has(&g->domrets, pbb) && !zy_loop_of(g, pbb);
 }
@@ -178,7 +178,7 @@ static int convergent_here(ZyGen *g) {
 static LLVMBasicBlockRef fork(ZyGen *g, LLVMValueRef c, const char *what,
                               LLVMBasicBlockRef *yes, LLVMBasicBlockRef *no) {
   LLVMContextRef ctx = g->zm->ctx;
-  LLVMBasicBlockRef pbb = reversed_block(g);
+  LLVMBasicBlockRef pbb = zy_gpu_reversed_block(g);
   char name[64];
   snprintf(name, sizeof name, "zymase.%s", what);
   *yes = LLVMAppendBasicBlockInContext(ctx, g->grad, name);
@@ -286,7 +286,7 @@ static LLVMValueRef linear_tid(ZyGen *g, LLVMValueRef *warps) {
 static void block_reduce(ZyGen *g, LLVMValueRef shadow, LLVMValueRef delta) {
   LLVMContextRef c = g->zm->ctx;
   LLVMTypeRef t = LLVMTypeOf(delta), i32 = LLVMInt32TypeInContext(c);
-  LLVMBasicBlockRef pbb = reversed_block(g);
+  LLVMBasicBlockRef pbb = zy_gpu_reversed_block(g);
   LLVMValueRef mask = call0(g, "llvm.nvvm.activemask");
   LLVMValueRef low = LLVMBuildICmp(
       g->b, LLVMIntEQ,

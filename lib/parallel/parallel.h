@@ -147,9 +147,34 @@ int zy_parallel_sole_reader(struct ZyGen *g, LLVMValueRef p);
 int zy_gpu_accumulate(struct ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
                       LLVMValueRef delta);
 
+/* The primal block whose reverse the builder of `g` is in (also in a
+ * block made by device-code accumulation or shuffles), or NULL. */
+LLVMBasicBlockRef zy_gpu_reversed_block(struct ZyGen *g);
+
 /* At the end of the reverse sweep (before the gradient's return): adds
  * the per-thread sums of the adjoints deferred there to their shadows. */
 void zy_gpu_finish(struct ZyGen *g);
+
+/* --- Warp shuffles (gpu_shuffle.c) ---------------------------------------- */
+
+/* The mode + 1 (idx, up, down, bfly) of a shuffle of floats that is
+ * differentiated (llvm.nvvm.shfl.sync.<mode>.f32, and the double
+ * shuffles zymase.shfl.sync.<mode>.f64 that zy_gpu_shuffle_fuse makes);
+ * 0 for any other function. */
+int zy_gpu_shuffle_mode(LLVMValueRef f);
+/* Whether `call` calls a CUDA header's __shfl* wrapper with a body
+ * (inlined before differentiation, so -O0 code shows the intrinsics). */
+int zy_gpu_shuffle_wrapper(LLVMValueRef call);
+/* In an nvptx function: the two i32 shuffles of a double's halves made
+ * one call of zymase.shfl.sync.<mode>.f64; returns how many. */
+int zy_gpu_shuffle_fuse(LLVMValueRef fn);
+/* The adjoint of an active shuffle `call` (result adjoint `d`): the
+ * transposed exchange, added to the adjoint of its value operand. */
+int zy_gpu_reverse_shuffle(struct ZyGen *g, LLVMValueRef call, LLVMValueRef d);
+/* After activity: a located error where the bits of an active float
+ * move between lanes by an integer shuffle that is not differentiated
+ * (an i32 shuffle of a float's bits, HIP's amdgcn cross-lane moves). */
+int zy_gpu_shuffle_check(struct ZyGen *g);
 
 /* --- __shared__ memory and barriers (gpu_sync.c) ------------------------- */
 
