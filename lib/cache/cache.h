@@ -63,7 +63,8 @@ int zy_call_recomputable(ZyGen *g, LLVMValueRef v);
  * (fmuladd, fma, fabs, copysign, min/max, sqrt), or a recomputable call. */
 int zy_cheap_value(ZyGen *g, LLVMValueRef v);
 /* Whether nothing in the function writes the memory `load` reads (in any
- * iteration), so loading again in the reverse sweep gives its value. */
+ * iteration) once the load has run (frees deferred by zy_free_deferred
+ * do not count), so loading again in the reverse sweep gives its value. */
 int zy_load_unchanged(ZyGen *g, LLVMValueRef load);
 int zy_shadow_recomputable(ZyGen *g, LLVMValueRef p);
 LLVMValueRef zy_shadow_recompute(ZyGen *g, LLVMValueRef p);

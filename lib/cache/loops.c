@@ -606,6 +606,7 @@ void zy_loops_free(ZyGen *g) {
   zy_map_free(&g->gpu_sum);
   zy_priv_free(g);
   zy_vec_free(&g->pending);
+  zy_vec_free(&g->dfrees);
   if (g->alias)
     zy_llvm_alias_free(g->alias);
   zy_map_free(&g->loopof);

@@ -2,9 +2,10 @@
  * again instead of caching them per iteration: induction variables (from
  * the reverse iteration number), cheap arithmetic of values that are
  * available anyway, and loads of memory that nothing in the function
- * writes.  A value qualifies only when each of its operands is invariant
- * in its loop or qualifies itself, so recomputing never trades one cached
- * value for several.
+ * writes after them (frees of it are deferred: see zy_free_deferred).  A
+ * value qualifies only when each of its operands is invariant in its loop
+ * or qualifies itself, so recomputing never trades one cached value for
+ * several.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "cache.h"
 
@@ -23,16 +24,30 @@ static int invariant_in(ZyGen *g, LLVMValueRef v, ZyLoop *l) {
          !zy_loop_contains(g, l, LLVMGetInstructionParent(v));
 }
 
+/* Calls whose writes do not matter to a load recomputed in the reverse
+ * sweep: math library calls (they write only errno, which no user
+ * pointer reaches) and frees deferred to the end of the reverse sweep. */
+static int ignored_write(LLVMValueRef call, void *ctx) {
+  ZyGen *g = ctx;
+  return zy_free_deferred(g, call) || zy_rule_call(call);
+}
+
+static int ignored_free(LLVMValueRef call, void *ctx) {
+  return zy_free_deferred(ctx, call);
+}
+
 int zy_load_unchanged(ZyGen *g, LLVMValueRef load) {
   if (!g->alias)
     g->alias = zy_llvm_alias_new(g->primal);
-  /* Math library calls write only errno, which no user pointer reaches;
-   * errno itself (a pointer returned by __errno_location()) they do. */
+  /* Writes that run before the load do not change what it read: only the
+   * part of the function a path from the load reaches counts.  errno (a
+   * pointer returned by __errno_location()) math calls do write. */
   LLVMValueRef base = LLVMGetOperand(load, 0);
   while (LLVMIsAGetElementPtrInst(base))
     base = LLVMGetOperand(base, 0);
   return !zy_llvm_alias_load_clobbered(
-      g->alias, load, LLVMIsACallInst(base) ? NULL : zy_rule_call);
+      g->alias, load, 1, LLVMIsACallInst(base) ? ignored_free : ignored_write,
+      g);
 }
 
 /* A header phi `start, start + step, ...` (integer add or GEP by a

@@ -119,10 +119,13 @@ typedef struct ZyAlias ZyAlias;
 ZyAlias *zy_llvm_alias_new(LLVMValueRef fn);
 /* Whether some instruction of the function may write (or free) the memory
  * that load `load` reads, in any iteration of the loops around them (any
- * offset from the load's pointer into the same object counts).  Calls
- * for which `ignore` (may be NULL) returns 1 are not asked about. */
-int zy_llvm_alias_load_clobbered(ZyAlias *a, LLVMValueRef load,
-                                 int (*ignore)(LLVMValueRef call));
+ * offset from the load's pointer into the same object counts); with
+ * `after`, only instructions a path from the load reaches count.  Calls
+ * for which `ignore(call, ctx)` (may be NULL) returns 1 are not asked
+ * about. */
+int zy_llvm_alias_load_clobbered(ZyAlias *a, LLVMValueRef load, int after,
+                                 int (*ignore)(LLVMValueRef call, void *ctx),
+                                 void *ctx);
 /* Whether memory reached from `p` and `q` (at any offset from each, in
  * any iteration) may overlap: pointers (with the type-based facts of the
  * loads and stores through them), or loads and stores. */
