@@ -40,9 +40,9 @@ static cl::opt<bool> PrintStats(
              "inserted), to check that compile time scales"));
 static cl::opt<unsigned> KeepBuffersMB(
     "zymase-keep-buffers-mb", cl::init(32),
-    cl::desc("Keep a loop's cache buffers of up to this many MiB for the "
-             "gradient's next call instead of freeing them (0: free them "
-             "at every call)"));
+    cl::desc("Keep a gradient's loop cache buffers of up to this many MiB "
+             "in all for its next call instead of freeing them (0: free "
+             "them at every call)"));
 static cl::opt<bool>
     VerifySteps("zymase-verify", cl::init(false),
                 cl::desc("Run the verifier after each step of the pass"));
