@@ -162,7 +162,25 @@ static void solve(ZyGen *g) {
   zy_map_free(&needed);
 }
 
+/* While one placeholder is resolved: primal value -> what was built for
+ * it before the placeholder (a value the recomputation of several others
+ * needs is built once: the recomputed values form a DAG, which cloned as
+ * a tree would grow exponentially with its depth). */
+static ZyMap *built;
+
+static LLVMValueRef plan_value(ZyGen *g, LLVMValueRef v);
+
 LLVMValueRef zy_plan_value(ZyGen *g, LLVMValueRef v) {
+  LLVMValueRef r = built ? zy_map_get(built, v) : NULL;
+  if (r)
+    return r;
+  r = plan_value(g, v);
+  if (built)
+    zy_map_put(built, v, r);
+  return r;
+}
+
+static LLVMValueRef plan_value(ZyGen *g, LLVMValueRef v) {
   if (LLVMIsAArgument(v))
     return zy_map_get(&g->vmap, v);
   if (!LLVMIsAInstruction(v))
@@ -219,8 +237,12 @@ void zy_plan_finish(ZyGen *g) {
   for (size_t k = 0; k < g->pending.len; k += 2) {
     LLVMValueRef ph = g->pending.data[k], v = g->pending.data[k + 1];
     if (LLVMGetFirstUse(ph)) {
+      ZyMap memo = {0};
+      built = &memo;
       LLVMPositionBuilderBefore(g->b, ph);
       LLVMReplaceAllUsesWith(ph, zy_plan_value(g, v));
+      built = NULL;
+      zy_map_free(&memo);
     }
     LLVMInstructionEraseFromParent(ph);
   }

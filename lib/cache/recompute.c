@@ -127,7 +127,10 @@ static int pure_arith_intrinsic(LLVMValueRef v) {
  * frexp, which write through a pointer): their value depends on their
  * arguments alone, and computing one again costs less than a cache's
  * write and read back at sizes where the caches leave the processor's
- * caches (Enzyme recomputes them too). */
+ * caches (Enzyme recomputes them too).  Only with
+ * -zymase-recompute-math: each lookup in another reverse block computes
+ * the call again, which at sizes whose caches fit in the processor's
+ * costs more than it saves (BA medium 3.1x -> 6.4x). */
 static int fp_type(LLVMTypeRef t) {
   LLVMTypeKind k = LLVMGetTypeKind(t);
   return k == LLVMHalfTypeKind || k == LLVMFloatTypeKind ||
@@ -136,6 +139,8 @@ static int fp_type(LLVMTypeRef t) {
 }
 
 int zy_math_call(LLVMValueRef v) {
+  if (!zy_opt_recompute_math())
+    return 0;
   if (!LLVMIsACallInst(v) || !zy_rule_call(v) ||
       !fp_type(LLVMTypeOf(v)))
     return 0;
@@ -337,6 +342,8 @@ static int speculatable(ZyGen *g, LLVMValueRef v, LLVMBasicBlockRef d,
 
 int zy_phi_branch(ZyGen *g, LLVMValueRef phi, LLVMValueRef *cond,
                   LLVMValueRef *if_true, LLVMValueRef *if_false) {
+  if (!zy_opt_recompute_math())
+    return 0;
   LLVMBasicBlockRef bb = LLVMGetInstructionParent(phi);
   ZyLoop *l = zy_loop_of(g, bb);
   ZyVec *preds = zy_preds(g, bb);

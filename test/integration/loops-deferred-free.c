@@ -1,9 +1,10 @@
 // Frees are deferred to the end of the reverse sweep, so loads of heap
 // memory that nothing writes after them are computed again instead of
 // cached (a table filled before the loop and freed after it, as GMM's
-// diagonal factors); math calls (sin, cos, exp) of such values are
-// recomputed too, and so is the merge of a branch both of whose sides
-// are (a rotation with a zero-angle branch, as in bundle adjustment).
+// diagonal factors).  With -zymase-recompute-math, math calls (sin, cos,
+// exp) of such values are recomputed too, and so is the merge of a branch
+// both of whose sides are (a rotation with a zero-angle branch, as in
+// bundle adjustment).
 // Buffers swapped at every iteration (u, v = v, u) stay cached: alias
 // analysis finds the two pointers distinct within one iteration only.  A
 // free on one path only is deferred as well.  Checked against finite
@@ -13,7 +14,10 @@
 // RUN: %clang -O2 %s -lm -o %t2 && %t2
 // RUN: %if !sanitizer %{ %clang -O1 %s -lm -o %t1 && %t1 %}
 // RUN: %if !sanitizer %{ %clang -O3 %s -lm -o %t3 && %t3 %}
-// RUN: %clang -O2 -fno-discard-value-names -Xclang -load -Xclang %plugin -mllvm -zymase-print-cache -c %s -o /dev/null 2> %t.cache && %FileCheck %s < %t.cache
+// RUN: %clang -O0 -Xclang -load -Xclang %plugin -mllvm -zymase-recompute-math %s -lm -o %t4 && %t4
+// RUN: %clang -O2 -Xclang -load -Xclang %plugin -mllvm -zymase-recompute-math %s -lm -o %t5 && %t5
+// RUN: %clang -O2 -fno-discard-value-names -Xclang -load -Xclang %plugin -mllvm -zymase-recompute-math -mllvm -zymase-print-cache -c %s -o /dev/null 2> %t.cache && %FileCheck %s < %t.cache
+// RUN: %clang -O2 -fno-discard-value-names -Xclang -load -Xclang %plugin -mllvm -zymase-print-cache -c %s -o /dev/null 2> %t.cache0 && %FileCheck %s --check-prefix=DEFAULT < %t.cache0
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,9 +30,15 @@ extern int enzyme_dup, enzyme_const;
 #define N 6
 
 // The table q is written before the loop and freed after it: its loads,
-// and the exp of them, are recomputed, nothing is cached per iteration.
+// and the exp of them, are recomputed, nothing is cached per iteration
+// (without -zymase-recompute-math, only the exp is).
 // CHECK-LABEL: cache of the gradient of 'table'
 // CHECK-NOT: per iteration
+// DEFAULT-LABEL: cache of the gradient of 'table'
+// DEFAULT-NOT: load{{.*}}per iteration
+// DEFAULT: call{{.*}}per iteration
+// DEFAULT-NOT: load{{.*}}per iteration
+// DEFAULT-LABEL: cache of the gradient of 'rotate' 
 double table(const double *p, int n) {
   double *q = malloc(sizeof(double) * N);
   for (int k = 0; k < N; k++)

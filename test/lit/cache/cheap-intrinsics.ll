@@ -1,13 +1,13 @@
 ; cache/cheap-intrinsics.ll - fdiv and pure arithmetic intrinsics (fmuladd,
 ; sqrt, maxnum) of a loop iteration are computed again in the reverse sweep
-; from what is available anyway: the sine (a math call) of x[i] (read-only)
-; is recomputed, and so are the quotient, the fused multiply-add, the
-; square root and the maximum; nothing is kept per iteration.
+; from what is cached anyway: only the sine (a call) is kept per iteration;
+; the quotient, the fused multiply-add, the square root and the maximum are
+; recomputed from it and from x[i] (read-only).
 ; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 ; RUN: %zyopt -zymase-no-preopt -zymase-print-cache %s -S -o /dev/null 2>&1 | %FileCheck %s
 
 ; CHECK-LABEL: zymase: cache of the gradient of 'f' in __zymase_grad.f
-; CHECK-DAG: %s: double, 8 bytes, recomputed
+; CHECK-DAG: %s: double, 8 bytes, per iteration of loop 1 (%loop, depth 1), buffer reserved from the trip count
 ; CHECK-DAG: %q: double, 8 bytes, recomputed
 ; CHECK-DAG: %r: double, 8 bytes, recomputed
 ; CHECK-DAG: %t: double, 8 bytes, recomputed

@@ -1,10 +1,15 @@
-; cache/math-calls.ll - math library calls (exp, sin) of a loop iteration
-; are computed again in the reverse sweep when their arguments are (%e1,
+; cache/math-calls.ll - with -zymase-recompute-math, math library calls
+; (exp, sin) of a loop iteration are computed again in the reverse sweep
+; when their arguments are (%e1,
 ; from x[i], which nothing writes); between caching a call and caching
 ; as many bytes of its argument, the call is cached (%e2: y[i] is
 ; overwritten after the load, caching exp(y[i]) saves computing it).
 ; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-; RUN: %zyopt -zymase-no-preopt -zymase-print-cache %s -S -o /dev/null 2>&1 | %FileCheck %s
+; RUN: %zyopt -zymase-no-preopt -zymase-recompute-math -zymase-print-cache %s -S -o /dev/null 2>&1 | %FileCheck %s
+; Without the option, both calls are cached.
+; RUN: %zyopt -zymase-no-preopt -zymase-print-cache %s -S -o /dev/null 2>&1 | %FileCheck %s --check-prefix=OFF
+; OFF-DAG: %e1: double, 8 bytes, per iteration
+; OFF-DAG: %e2: double, 8 bytes, per iteration
 
 ; CHECK-LABEL: zymase: cache of the gradient of 'f' in __zymase_grad.f
 ; CHECK-DAG: %xi: double, 8 bytes, recomputed

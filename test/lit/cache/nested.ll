@@ -1,22 +1,23 @@
 ; cache/nested.ll - a triangular double loop: the inner loop's values are
-; cached per inner iteration (loop 2, depth 2): x[j], read by a volatile
-; load (never read again), and not its sine, recomputed from it.  Its trip count i + 1
+; cached per inner iteration (loop 2, depth 2).  Its trip count i + 1
 ; varies with the outer iteration: it is expanded from the outer induction
 ; variable, so the buffer is reserved from it at each entry and the
 ; iteration the inner loop was left at is recomputed, not cached per outer
 ; iteration (loop 1).  Nothing is cached for the indices or addresses,
-; which are recomputed.  x is never written, so x[i] is recomputed too.
+; which are recomputed.  x is never written, so its loads are recomputed
+; too.
 ; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 ; RUN: %zyopt -zymase-no-preopt -zymase-print-cache %s -S -o /dev/null 2>&1 | %FileCheck %s
 
 ; CHECK-LABEL: zymase: cache of the gradient of 'f'
 ; CHECK-DAG: %xi: double, 8 bytes, recomputed
-; CHECK-DAG: %xj: double, 8 bytes, per iteration of loop 2 (%inner, depth 2), buffer reserved from the trip count
+; CHECK-DAG: %xj: double, 8 bytes, recomputed
 ; CHECK-DAG: %pj: ptr, 8 bytes, its shadow recomputed
 ; CHECK-DAG: %pi: ptr, 8 bytes, its shadow recomputed
-; CHECK-DAG: %sin: double, 8 bytes, recomputed
+; CHECK-DAG: %sin: double, 8 bytes, per iteration of loop 2 (%inner, depth 2), buffer reserved from the trip count
 ; CHECK-NOT: per iteration of loop 1
 ; CHECK-NOT: %xi: {{.*}} per iteration
+; CHECK-NOT: %xj: {{.*}} per iteration
 
 ; s = sum_{i<n} sum_{j<=i} x[i] * sin(x[j])
 define double @f(ptr %x, i64 %n) {
@@ -34,7 +35,7 @@ inner:
   %j = phi i64 [ 0, %outer ], [ %j.next, %inner ]
   %t = phi double [ %s, %outer ], [ %t.next, %inner ]
   %pj = getelementptr inbounds double, ptr %x, i64 %j
-  %xj = load volatile double, ptr %pj
+  %xj = load double, ptr %pj
   %sin = call double @llvm.sin.f64(double %xj)
   %m = fmul double %xi, %sin
   %t.next = fadd double %t, %m
