@@ -82,6 +82,7 @@ typedef struct Driver {
   ZyMap by_func;  /* function -> ZyVec* of its entry point calls */
   ZyVec cycles;   /* targets whose cycle is reported (once: the copies
                      of snapshot.c hold the same calls again) */
+  ZyMap nested;   /* entry point calls in code another gradient reads */
 } Driver;
 
 static CallState state_of(Driver *d, LLVMValueRef call) {
@@ -159,8 +160,13 @@ static int lower(Driver *d, LLVMValueRef call) {
   set_state(d, call, BUSY);
   int err = target && !LLVMIsDeclaration(target) &&
             lower_inner_calls(d, target);
-  if (state_of(d, call) == BUSY) /* not failed as part of a cycle */
+  if (state_of(d, call) == BUSY) { /* not failed as part of a cycle */
+    /* A gradient that is differentiated in turn keeps no buffers: the
+     * outer gradient would have to follow them through a global. */
+    d->zm.no_keep = zy_map_has(&d->nested, call);
     set_state(d, call, err || lower_one(&d->zm, call) ? FAILED : DONE);
+    d->zm.no_keep = 0;
+  }
   return state_of(d, call) == DONE ? 0 : -1;
 }
 
@@ -275,6 +281,18 @@ int zy_run_on_module(LLVMModuleRef m) {
     if (!zy_vec_contains(&entries, callee))
       zy_vec_push(&entries, callee);
   }
+  for (size_t i = 0; i < calls.len; i++) { /* which are nested */
+    LLVMValueRef t = zy_abi_target(calls.data[i]);
+    ZyVec seen = {0};
+    if (t && !LLVMIsDeclaration(t))
+      reachable(t, &seen);
+    for (size_t k = 0; k < seen.len; k++) {
+      ZyVec *in = zy_map_get(&d.by_func, seen.data[k]);
+      for (size_t c = 0; in && c < in->len; c++)
+        zy_map_put(&d.nested, in->data[c], in->data[c]);
+    }
+    zy_vec_free(&seen);
+  }
   /* In module order; a lowered call is erased (lower() knows it by its
    * state and never reads it again). */
   for (size_t i = 0; i < calls.len; i++)
@@ -294,6 +312,7 @@ int zy_run_on_module(LLVMModuleRef m) {
   }
   zy_map_free(&d.by_func);
   zy_map_free(&d.state);
+  zy_map_free(&d.nested);
   zy_vec_free(&d.cycles);
   zy_vec_free(&calls);
   zy_vec_free(&entries);

@@ -465,7 +465,7 @@ static unsigned long long keep_bytes(void) {
 
 static int keeps_buffers(ZyGen *g) {
   const char *triple = LLVMGetTarget(g->zm->mod);
-  return !g->split && !g->sig.nofree && keep_bytes() &&
+  return !g->split && !g->sig.nofree && keep_bytes() && !g->zm->no_keep &&
          !(triple && (strstr(triple, "nvptx") || strstr(triple, "amdgcn")));
 }
 
