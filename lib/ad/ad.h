@@ -42,8 +42,9 @@ typedef struct ZyModule {
                        forward and reverse passes pair up              */
   ZyMap caller_seeds; /* (abi) caller -> what its type analysis says about
                          the operands of its entry-point calls (seeds.c) */
-  int no_keep; /* (abi) the gradient being made is differentiated in turn
-                  (nested AD): it keeps no loop buffers for its next call */
+  /* (abi) the gradient being made is differentiated in turn (nested AD):
+   * it keeps no loop buffers for its next call */
+  int no_keep;
 } ZyModule;
 
 /* A gradient function.  Its parameters are the primal's, then the shadows

@@ -529,18 +529,18 @@ static void keep_buffers(ZyGen *g, ZyLoop *l, unsigned k, LLVMValueRef kept) {
   /* cap * bytes <= what the budget has left after the loops before */
   LLVMValueRef cap = LLVMBuildLoad2(b, i64, l->cap, "");
   LLVMValueRef used = LLVMBuildLoad2(b, i64, kept, "");
-  LLVMValueRef room = LLVMBuildSub(b, LLVMConstInt(i64, keep_bytes(), 0),
-                                   used, "");
+  LLVMValueRef room =
+      LLVMBuildSub(b, LLVMConstInt(i64, keep_bytes(), 0), used, "");
   LLVMValueRef keep = LLVMBuildICmp(
       b, LLVMIntULE, cap,
       LLVMBuildUDiv(b, room, LLVMConstInt(i64, bytes, 0), ""), "");
   LLVMValueRef size = LLVMBuildMul(b, cap, LLVMConstInt(i64, bytes, 0), "");
-  LLVMBuildStore(b,
-                 LLVMBuildAdd(b, used,
-                              LLVMBuildSelect(b, keep, size,
-                                              LLVMConstInt(i64, 0, 0), ""),
-                              ""),
-                 kept);
+  LLVMBuildStore(
+      b,
+      LLVMBuildAdd(b, used,
+                   LLVMBuildSelect(b, keep, size, LLVMConstInt(i64, 0, 0), ""),
+                   ""),
+      kept);
   LLVMValueRef drop = LLVMBuildNot(b, keep, "");
   LLVMTypeRef mty = LLVMFunctionType(ptr, &i64, 1, 0);
   LLVMValueRef mine = LLVMBuildCall2(

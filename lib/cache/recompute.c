@@ -141,8 +141,7 @@ static int fp_type(LLVMTypeRef t) {
 int zy_math_call(LLVMValueRef v) {
   if (!zy_opt_recompute_math())
     return 0;
-  if (!LLVMIsACallInst(v) || !zy_rule_call(v) ||
-      !fp_type(LLVMTypeOf(v)))
+  if (!LLVMIsACallInst(v) || !zy_rule_call(v) || !fp_type(LLVMTypeOf(v)))
     return 0;
   for (unsigned k = 0; k < LLVMGetNumArgOperands(v); k++)
     if (!fp_type(LLVMTypeOf(LLVMGetOperand(v, k))))
@@ -347,8 +346,7 @@ int zy_phi_branch(ZyGen *g, LLVMValueRef phi, LLVMValueRef *cond,
   LLVMBasicBlockRef bb = LLVMGetInstructionParent(phi);
   ZyLoop *l = zy_loop_of(g, bb);
   ZyVec *preds = zy_preds(g, bb);
-  if (!l || l->header == bb || preds->len != 2 ||
-      LLVMCountIncoming(phi) != 2)
+  if (!l || l->header == bb || preds->len != 2 || LLVMCountIncoming(phi) != 2)
     return 0;
   LLVMBasicBlockRef d = zy_llvm_domtree_idom(g->dt, bb);
   LLVMValueRef t = d ? LLVMGetBasicBlockTerminator(d) : NULL;
