@@ -190,6 +190,7 @@ typedef struct ZyGen {
                           thread reaches its memory (ownership.c)       */
   ZyVec privs;         /* (parallel) ZyPriv*: privatized shadows ...     */
   ZyMap priv;          /* ... and primal pointer -> its ZyPriv*         */
+  ZyVec dfrees;        /* (slot, primal free) pairs: zy_free_deferred   */
   ZyVec pending;       /* (placeholder, primal value) pairs: deferred
                           lookups of values of loop iterations           */
   ZyMap plan;          /* primal value -> cached or recomputed           */
@@ -320,6 +321,16 @@ LLVMTypeRef zy_ty_llvm(ZyGen *g, ZyTy t);
  * registered allocator, or of the call freeing the block a function
  * returned).  Nonzero after an error. */
 int zy_free_shadow(ZyGen *g, LLVMValueRef call, LLVMValueRef s);
+
+/* Frees deferred to the end of the reverse sweep (as Enzyme does), so
+ * the reverse sweep may read freed memory again instead of caching it:
+ * whether primal call `call` is one (free or operator delete of one
+ * pointer, in no loop, in a gradient that is not split); the forward
+ * sweep's stand-in (the pointer kept in a slot, null until then); the
+ * frees, where the gradient returns. */
+int zy_free_deferred(ZyGen *g, LLVMValueRef call);
+void zy_free_defer(ZyGen *g, LLVMValueRef call);
+void zy_free_deferred_finish(ZyGen *g);
 
 /* After the reverse sweep: for each realloc of memory from the caller,
  * the adjoints of the kept bytes move from the old shadow to the new one

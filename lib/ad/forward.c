@@ -141,8 +141,10 @@ int zy_forward_sweep(ZyGen *g) {
       } else if (zy_omp_is_region(i)) {
         err = zy_omp_forward_region(g, i);
         continue;
-      } else if (LLVMIsACallInst(i) &&
-                 zy_call_mode(g, i) == ZY_CALL_SPLIT) {
+      } else if (zy_free_deferred(g, i)) {
+        zy_free_defer(g, i); /* freed at the end of the reverse sweep */
+        continue;
+      } else if (LLVMIsACallInst(i) && zy_call_mode(g, i) == ZY_CALL_SPLIT) {
         err = zy_forward_split_call(g, i);
         continue;
       } else if (!is_debug_intrinsic(i)) {

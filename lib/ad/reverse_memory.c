@@ -531,6 +531,40 @@ int zy_free_shadow(ZyGen *g, LLVMValueRef call, LLVMValueRef s) {
   return 0;
 }
 
+int zy_free_deferred(ZyGen *g, LLVMValueRef call) {
+  LLVMValueRef f = LLVMIsACallInst(call) ? LLVMGetCalledValue(call) : NULL;
+  if (g->split || !f || !LLVMIsAFunction(f) ||
+      LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)) != g->primal ||
+      LLVMGetNumArgOperands(call) != 1 ||
+      zy_loop_of(g, LLVMGetInstructionParent(call)))
+    return 0;
+  const char *name = LLVMGetValueName(f);
+  return !strcmp(name, "free") || !strcmp(name, "_ZdlPv") ||
+         !strcmp(name, "_ZdaPv");
+}
+
+void zy_free_defer(ZyGen *g, LLVMValueRef call) {
+  LLVMValueRef p = LLVMGetOperand(call, 0);
+  LLVMValueRef slot = zy_new_slot(g, LLVMTypeOf(p), "zymase.freed", 1);
+  LLVMBuildStore(g->b, zy_map_get(&g->vmap, p) ? zy_map_get(&g->vmap, p) : p,
+                 slot);
+  zy_vec_push(&g->dfrees, slot);
+  zy_vec_push(&g->dfrees, call);
+}
+
+void zy_free_deferred_finish(ZyGen *g) {
+  if (!g->dfrees.len)
+    return;
+  LLVMPositionBuilderBefore(g->b, g->retinst);
+  for (size_t k = 0; k < g->dfrees.len; k += 2) {
+    LLVMValueRef slot = g->dfrees.data[k], call = g->dfrees.data[k + 1];
+    LLVMTypeRef t = LLVMTypeOf(LLVMGetOperand(call, 0));
+    zy_call_free(g->b, LLVMGetValueName(LLVMGetCalledValue(call)),
+                 LLVMBuildLoad2(g->b, t, slot, ""));
+  }
+  zy_vec_free(&g->dfrees);
+}
+
 int zy_reverse_memory(ZyGen *g, LLVMValueRef i, LLVMValueRef d) {
   switch (LLVMGetInstructionOpcode(i)) {
   case LLVMLoad: /* the loaded value's adjoint goes to memory */

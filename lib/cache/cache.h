@@ -62,8 +62,12 @@ int zy_call_recomputable(ZyGen *g, LLVMValueRef v);
  * its operands: a cheap opcode, `fdiv`, a pure arithmetic intrinsic
  * (fmuladd, fma, fabs, copysign, min/max, sqrt), or a recomputable call. */
 int zy_cheap_value(ZyGen *g, LLVMValueRef v);
+/* Whether `v` is a math library call with a derivative rule and only
+ * floating-point arguments and result (recomputed like arithmetic). */
+int zy_math_call(LLVMValueRef v);
 /* Whether nothing in the function writes the memory `load` reads (in any
- * iteration), so loading again in the reverse sweep gives its value. */
+ * iteration) once the load has run (frees deferred by zy_free_deferred
+ * do not count), so loading again in the reverse sweep gives its value. */
 int zy_load_unchanged(ZyGen *g, LLVMValueRef load);
 int zy_shadow_recomputable(ZyGen *g, LLVMValueRef p);
 LLVMValueRef zy_shadow_recompute(ZyGen *g, LLVMValueRef p);
@@ -76,6 +80,12 @@ LLVMValueRef zy_recompute_pred(ZyGen *g, LLVMBasicBlockRef bb);
  * value, or NULL when `phi` is not one; and its value at the reverse
  * builder position given the start's value there. */
 LLVMValueRef zy_affine_start(ZyGen *g, LLVMValueRef phi);
+/* A phi of a loop iteration that merges the two sides of a branch whose
+ * condition, and both incoming values, the reverse sweep computes again
+ * without a cache (and without loads the branch may guard): the
+ * condition and the value of each side; it is recomputed as a select. */
+int zy_phi_branch(ZyGen *g, LLVMValueRef phi, LLVMValueRef *cond,
+                  LLVMValueRef *if_true, LLVMValueRef *if_false);
 LLVMValueRef zy_affine_rebuild(ZyGen *g, LLVMValueRef phi,
                                LLVMValueRef start);
 

@@ -7,7 +7,8 @@
  * each value is an edge in -> out whose capacity is what caching it costs
  * (its bytes times the iterations it is cached for); a value that cannot
  * be recomputed (a call, a load of memory that is overwritten, a phi that
- * is not an induction variable) hangs from the source, a needed value
+ * is not an induction variable, a replayed recurrence or the merge of a
+ * recomputed branch) hangs from the source, a needed value
  * feeds the sink, and each operand feeds the values computed from it.  A
  * minimum cut between source and sink is the cheapest set of values to
  * cache such that everything needed is recomputable from them: for
@@ -41,8 +42,10 @@ static int in_loop(ZyGen *g, LLVMValueRef v) {
 /* Whether `v` (a value of a loop iteration) may be computed again in the
  * reverse sweep from its operands. */
 static int legal(ZyGen *g, LLVMValueRef v) {
+  LLVMValueRef c, t, f;
   if (LLVMIsAPHINode(v))
-    return zy_affine_start(g, v) != NULL || zy_replayable(g, v);
+    return zy_affine_start(g, v) != NULL || zy_phi_branch(g, v, &c, &t, &f) ||
+           zy_replayable(g, v);
   LLVMOpcode op = LLVMGetInstructionOpcode(v);
   if (op == LLVMLoad) {
     if (g->split) /* the caller may change memory before the reverse */
@@ -55,6 +58,14 @@ static int legal(ZyGen *g, LLVMValueRef v) {
 /* The in-loop values `v` is recomputed from. */
 static void sources(ZyGen *g, LLVMValueRef v, LLVMValueRef *out, int *n) {
   *n = 0;
+  LLVMValueRef br[3];
+  if (LLVMIsAPHINode(v) && !zy_affine_start(g, v) &&
+      zy_phi_branch(g, v, &br[0], &br[1], &br[2])) {
+    for (int k = 0; k < 3; k++)
+      if (in_loop(g, br[k]))
+        out[(*n)++] = br[k];
+    return;
+  }
   if (LLVMIsAPHINode(v)) {
     LLVMValueRef s = zy_affine_start(g, v);
     if (s && in_loop(g, s))
@@ -76,7 +87,7 @@ static void sources(ZyGen *g, LLVMValueRef v, LLVMValueRef *out, int *n) {
 }
 
 /* What caching `v` costs: its bytes times the iterations it is cached
- * for (constant trip counts, else 16 per loop level). */
+ * for (constant trip counts, else 16 per loop level).  At most 2^42. */
 static long long weight(ZyGen *g, LLVMValueRef v) {
   LLVMTargetDataRef td = LLVMGetModuleDataLayout(g->zm->mod);
   long long w = (long long)LLVMABISizeOfType(td, LLVMTypeOf(v));
@@ -89,7 +100,10 @@ static long long weight(ZyGen *g, LLVMValueRef v) {
     if (w > (1LL << 40))
       return 1LL << 40;
   }
-  return w < 1 ? 1 : w;
+  /* Weights count quarter bytes, less one for a math call: between
+   * caching a call and caching as many bytes of its arguments, caching
+   * the call saves computing it again. */
+  return 4 * (w < 1 ? 1 : w) - (zy_math_call(v) ? 1 : 0);
 }
 
 /* The minimum cut over the values the placeholders need; fills
@@ -148,7 +162,25 @@ static void solve(ZyGen *g) {
   zy_map_free(&needed);
 }
 
+/* While one placeholder is resolved: primal value -> what was built for
+ * it before the placeholder (a value the recomputation of several others
+ * needs is built once: the recomputed values form a DAG, which cloned as
+ * a tree would grow exponentially with its depth). */
+static ZyMap *built;
+
+static LLVMValueRef plan_value(ZyGen *g, LLVMValueRef v);
+
 LLVMValueRef zy_plan_value(ZyGen *g, LLVMValueRef v) {
+  LLVMValueRef r = built ? zy_map_get(built, v) : NULL;
+  if (r)
+    return r;
+  r = plan_value(g, v);
+  if (built)
+    zy_map_put(built, v, r);
+  return r;
+}
+
+static LLVMValueRef plan_value(ZyGen *g, LLVMValueRef v) {
   if (LLVMIsAArgument(v))
     return zy_map_get(&g->vmap, v);
   if (!LLVMIsAInstruction(v))
@@ -161,7 +193,10 @@ LLVMValueRef zy_plan_value(ZyGen *g, LLVMValueRef v) {
   void *how = zy_map_get(&g->plan, v);
   if (how != RECOMPUTED || !legal(g, v))
     return zy_loops_reload(g, fv, l);
-  int replay = LLVMIsAPHINode(v) && !zy_affine_start(g, v);
+  LLVMValueRef br[3];
+  int branch = LLVMIsAPHINode(v) && !zy_affine_start(g, v) &&
+               zy_phi_branch(g, v, &br[0], &br[1], &br[2]);
+  int replay = LLVMIsAPHINode(v) && !zy_affine_start(g, v) && !branch;
   LLVMValueRef r = replay ? zy_replay_value(g, v) : NULL;
   if (replay && !r) /* no entry into its loop was reversed */
     return zy_loops_reload(g, fv, l);
@@ -173,6 +208,10 @@ LLVMValueRef zy_plan_value(ZyGen *g, LLVMValueRef v) {
   }
   if (r)
     return r;
+  if (branch) { /* both sides, then the one the iteration took */
+    LLVMValueRef c = zy_plan_value(g, br[0]), t = zy_plan_value(g, br[1]);
+    return LLVMBuildSelect(g->b, c, t, zy_plan_value(g, br[2]), "");
+  }
   if (LLVMIsAPHINode(v))
     return zy_affine_rebuild(g, v, zy_plan_value(g, zy_affine_start(g, v)));
   LLVMValueRef c = LLVMInstructionClone(fv);
@@ -198,8 +237,12 @@ void zy_plan_finish(ZyGen *g) {
   for (size_t k = 0; k < g->pending.len; k += 2) {
     LLVMValueRef ph = g->pending.data[k], v = g->pending.data[k + 1];
     if (LLVMGetFirstUse(ph)) {
+      ZyMap memo = {0};
+      built = &memo;
       LLVMPositionBuilderBefore(g->b, ph);
       LLVMReplaceAllUsesWith(ph, zy_plan_value(g, v));
+      built = NULL;
+      zy_map_free(&memo);
     }
     LLVMInstructionEraseFromParent(ph);
   }

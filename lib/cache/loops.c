@@ -451,12 +451,14 @@ static void print_report(ZyGen *g) {
 
 /* --- Buffers kept for the next call ------------------------------------- */
 
-/* A loop's buffers up to -zymase-keep-buffers-mb (32 MiB) in all are
- * kept for the gradient's next call instead of being freed: a fresh
- * allocation of megabytes per call costs a page fault per 4 KiB page once
- * the allocator returns freed memory to the system, which took more than
- * half of GMM's gradient time.  Larger ones are freed: keeping them would
- * hold that much memory after the gradient returns. */
+/* A gradient's loop buffers up to -zymase-keep-buffers-mb (32 MiB) in all
+ * (all its loops together, in the order of its loops, each loop's
+ * buffers whole or not at all) are kept for its next call instead of
+ * being freed: a fresh allocation of megabytes per call costs a page fault
+ * per 4 KiB page once the allocator returns freed memory to the system,
+ * which took more than half of GMM's gradient time.  The others are
+ * freed: keeping them would hold that much memory after the gradient
+ * returns. */
 static unsigned long long keep_bytes(void) {
   return (unsigned long long)zy_opt_keep_buffers_mb() << 20;
 }
@@ -499,7 +501,7 @@ static void call_free(ZyGen *g, LLVMBuilderRef b, LLVMValueRef take,
  * same way before it returns, freeing what it gets in exchange (another
  * thread or a recursive call may have put one meanwhile), so every record
  * has one owner and threads need no locks. */
-static void keep_buffers(ZyGen *g, ZyLoop *l, unsigned k) {
+static void keep_buffers(ZyGen *g, ZyLoop *l, unsigned k, LLVMValueRef kept) {
   LLVMContextRef c = g->zm->ctx;
   LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), i64 = i64_type(g);
   LLVMTypeRef rt = LLVMStructTypeInContext(
@@ -524,9 +526,21 @@ static void keep_buffers(ZyGen *g, ZyLoop *l, unsigned k) {
   unsigned long long bytes = 0;
   for (size_t s = 0; s < l->btypes.len; s++)
     bytes += LLVMABISizeOfType(td, l->btypes.data[s]);
+  /* cap * bytes <= what the budget has left after the loops before */
   LLVMValueRef cap = LLVMBuildLoad2(b, i64, l->cap, "");
+  LLVMValueRef used = LLVMBuildLoad2(b, i64, kept, "");
+  LLVMValueRef room =
+      LLVMBuildSub(b, LLVMConstInt(i64, keep_bytes(), 0), used, "");
   LLVMValueRef keep = LLVMBuildICmp(
-      b, LLVMIntULE, cap, LLVMConstInt(i64, keep_bytes() / bytes, 0), "");
+      b, LLVMIntULE, cap,
+      LLVMBuildUDiv(b, room, LLVMConstInt(i64, bytes, 0), ""), "");
+  LLVMValueRef size = LLVMBuildMul(b, cap, LLVMConstInt(i64, bytes, 0), "");
+  LLVMBuildStore(
+      b,
+      LLVMBuildAdd(b, used,
+                   LLVMBuildSelect(b, keep, size, LLVMConstInt(i64, 0, 0), ""),
+                   ""),
+      kept);
   LLVMValueRef drop = LLVMBuildNot(b, keep, "");
   LLVMTypeRef mty = LLVMFunctionType(ptr, &i64, 1, 0);
   LLVMValueRef mine = LLVMBuildCall2(
@@ -551,6 +565,7 @@ static void keep_buffers(ZyGen *g, ZyLoop *l, unsigned k) {
 }
 
 void zy_loops_finish(ZyGen *g) {
+  LLVMValueRef kept = NULL;
   LLVMTypeRef ptr = LLVMPointerTypeInContext(g->zm->ctx, 0);
   for (unsigned k = 0; k < g->nloops; k++) {
     ZyLoop *l = &g->loops[k];
@@ -561,7 +576,9 @@ void zy_loops_finish(ZyGen *g) {
       if (((ZyGrowSite *)l->sites.data[s])->need)
         finish_site(g, l, l->sites.data[s]);
     if (keeps_buffers(g)) {
-      keep_buffers(g, l, k);
+      if (!kept) /* bytes kept so far by this call, over all loops */
+        kept = zy_new_slot(g, i64_type(g), "zymase.kept", 1);
+      keep_buffers(g, l, k, kept);
       continue;
     }
     /* The buffers are freed when the reverse sweep is done (unless the
@@ -606,6 +623,7 @@ void zy_loops_free(ZyGen *g) {
   zy_map_free(&g->gpu_sum);
   zy_priv_free(g);
   zy_vec_free(&g->pending);
+  zy_vec_free(&g->dfrees);
   if (g->alias)
     zy_llvm_alias_free(g->alias);
   zy_map_free(&g->loopof);

@@ -1,10 +1,12 @@
 /* recompute.c - values of loop iterations that the reverse sweep computes
  * again instead of caching them per iteration: induction variables (from
- * the reverse iteration number), cheap arithmetic of values that are
- * available anyway, and loads of memory that nothing in the function
- * writes.  A value qualifies only when each of its operands is invariant
- * in its loop or qualifies itself, so recomputing never trades one cached
- * value for several.
+ * the reverse iteration number), cheap arithmetic and math library calls
+ * of values that are available anyway, the merge of a branch both of
+ * whose sides are, and loads of memory that nothing in the function
+ * writes after them (frees of it are deferred: see zy_free_deferred).  A
+ * value qualifies only when each of its operands is invariant in its loop
+ * or qualifies itself, so recomputing never trades one cached value for
+ * several.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "cache.h"
 
@@ -23,16 +25,30 @@ static int invariant_in(ZyGen *g, LLVMValueRef v, ZyLoop *l) {
          !zy_loop_contains(g, l, LLVMGetInstructionParent(v));
 }
 
+/* Calls whose writes do not matter to a load recomputed in the reverse
+ * sweep: math library calls (they write only errno, which no user
+ * pointer reaches) and frees deferred to the end of the reverse sweep. */
+static int ignored_write(LLVMValueRef call, void *ctx) {
+  ZyGen *g = ctx;
+  return zy_free_deferred(g, call) || zy_rule_call(call);
+}
+
+static int ignored_free(LLVMValueRef call, void *ctx) {
+  return zy_free_deferred(ctx, call);
+}
+
 int zy_load_unchanged(ZyGen *g, LLVMValueRef load) {
   if (!g->alias)
     g->alias = zy_llvm_alias_new(g->primal);
-  /* Math library calls write only errno, which no user pointer reaches;
-   * errno itself (a pointer returned by __errno_location()) they do. */
+  /* Writes that run before the load do not change what it read: only the
+   * part of the function a path from the load reaches counts.  errno (a
+   * pointer returned by __errno_location()) math calls do write. */
   LLVMValueRef base = LLVMGetOperand(load, 0);
   while (LLVMIsAGetElementPtrInst(base))
     base = LLVMGetOperand(base, 0);
   return !zy_llvm_alias_load_clobbered(
-      g->alias, load, LLVMIsACallInst(base) ? NULL : zy_rule_call);
+      g->alias, load, 1, LLVMIsACallInst(base) ? ignored_free : ignored_write,
+      g);
 }
 
 /* A header phi `start, start + step, ...` (integer add or GEP by a
@@ -106,10 +122,37 @@ static int pure_arith_intrinsic(LLVMValueRef v) {
   return 0;
 }
 
+/* Math library calls with a derivative rule whose arguments and result
+ * are all floating point (sin, cos, exp, log, pow, ...: not sincos or
+ * frexp, which write through a pointer): their value depends on their
+ * arguments alone, and computing one again costs less than a cache's
+ * write and read back at sizes where the caches leave the processor's
+ * caches (Enzyme recomputes them too).  Only with
+ * -zymase-recompute-math: each lookup in another reverse block computes
+ * the call again, which at sizes whose caches fit in the processor's
+ * costs more than it saves (BA medium 3.1x -> 6.4x). */
+static int fp_type(LLVMTypeRef t) {
+  LLVMTypeKind k = LLVMGetTypeKind(t);
+  return k == LLVMHalfTypeKind || k == LLVMFloatTypeKind ||
+         k == LLVMDoubleTypeKind || k == LLVMX86_FP80TypeKind ||
+         k == LLVMFP128TypeKind;
+}
+
+int zy_math_call(LLVMValueRef v) {
+  if (!zy_opt_recompute_math())
+    return 0;
+  if (!LLVMIsACallInst(v) || !zy_rule_call(v) || !fp_type(LLVMTypeOf(v)))
+    return 0;
+  for (unsigned k = 0; k < LLVMGetNumArgOperands(v); k++)
+    if (!fp_type(LLVMTypeOf(LLVMGetOperand(v, k))))
+      return 0;
+  return 1;
+}
+
 int zy_cheap_value(ZyGen *g, LLVMValueRef v) {
   LLVMOpcode op = LLVMGetInstructionOpcode(v);
   return zy_cheap_opcode(op) || op == LLVMFDiv || pure_arith_intrinsic(v) ||
-         zy_call_recomputable(g, v);
+         zy_math_call(v) || zy_call_recomputable(g, v);
 }
 
 int zy_call_recomputable(ZyGen *g, LLVMValueRef v) {
@@ -260,6 +303,74 @@ LLVMValueRef zy_recompute_pred(ZyGen *g, LLVMBasicBlockRef bb) {
   /* Successor 0 is taken when the condition is true. */
   return LLVMBuildSelect(g->b, zy_lookup(g, c), LLVMConstInt(i32, s0 != 0, 0),
                          LLVMConstInt(i32, s0 == 0, 0), "zymase.from");
+}
+
+/* Whether a load or store of the same type through pointer `p` as load
+ * `v` runs whenever block `d` does (so `v` cannot fault either). */
+static int loaded_anyway(ZyGen *g, LLVMValueRef v, LLVMValueRef p,
+                         LLVMBasicBlockRef d) {
+  for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef w = LLVMGetUser(u);
+    int st = LLVMIsAStoreInst(w) && LLVMGetOperand(w, 1) == p;
+    if (!(LLVMIsALoadInst(w) || st) ||
+        LLVMTypeOf(st ? LLVMGetOperand(w, 0) : w) != LLVMTypeOf(v))
+      continue;
+    if (zy_llvm_domtree_dominates(g->dt, LLVMGetInstructionParent(w), d))
+      return 1;
+  }
+  return 0;
+}
+
+/* Whether `v` may be computed in an iteration that took the other side
+ * of the branch of block `d`: it ran anyway (its block dominates d), or
+ * it loads only what is loaded anyway (a load the branch guards may be
+ * out of bounds), and so do its operands.  Arithmetic does not trap. */
+static int speculatable(ZyGen *g, LLVMValueRef v, LLVMBasicBlockRef d,
+                        int depth) {
+  if (!LLVMIsAInstruction(v) ||
+      zy_llvm_domtree_dominates(g->dt, LLVMGetInstructionParent(v), d))
+    return 1;
+  if (depth > MAX_DEPTH || LLVMIsAPHINode(v) ||
+      (LLVMIsALoadInst(v) && !loaded_anyway(g, v, LLVMGetOperand(v, 0), d)))
+    return 0;
+  for (int k = 0; k < LLVMGetNumOperands(v); k++)
+    if (!speculatable(g, LLVMGetOperand(v, k), d, depth + 1))
+      return 0;
+  return 1;
+}
+
+int zy_phi_branch(ZyGen *g, LLVMValueRef phi, LLVMValueRef *cond,
+                  LLVMValueRef *if_true, LLVMValueRef *if_false) {
+  if (!zy_opt_recompute_math())
+    return 0;
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(phi);
+  ZyLoop *l = zy_loop_of(g, bb);
+  ZyVec *preds = zy_preds(g, bb);
+  if (!l || l->header == bb || preds->len != 2 || LLVMCountIncoming(phi) != 2)
+    return 0;
+  LLVMBasicBlockRef d = zy_llvm_domtree_idom(g->dt, bb);
+  LLVMValueRef t = d ? LLVMGetBasicBlockTerminator(d) : NULL;
+  if (!t || zy_loop_of(g, d) != l || LLVMGetInstructionOpcode(t) != LLVMBr ||
+      !LLVMIsConditional(t))
+    return 0;
+  LLVMValueRef c = LLVMGetCondition(t), side[2] = {NULL, NULL};
+  if (!invariant_in(g, c, l) && !zy_recomputable_free(g, c))
+    return 0;
+  for (unsigned k = 0; k < 2; k++) {
+    LLVMBasicBlockRef from = LLVMGetIncomingBlock(phi, k);
+    LLVMValueRef v = LLVMGetIncomingValue(phi, k);
+    int s = edge_side(g, d, t, from, bb);
+    if (s < 0 || side[s] || !speculatable(g, v, d, 0) ||
+        (!invariant_in(g, v, l) && !zy_recomputable_free(g, v)))
+      return 0;
+    side[s] = v;
+  }
+  if (!side[0] || !side[1])
+    return 0;
+  *cond = c;
+  *if_true = side[0];
+  *if_false = side[1];
+  return 1;
 }
 
 /* --- Shadows ---------------------------------------------------------------- */

@@ -466,8 +466,56 @@ extern "C" ZyAlias *zy_llvm_alias_new(LLVMValueRef fn) {
   return A;
 }
 
+// Blocks a path of at least one edge from `From` reaches.
+static SmallPtrSet<BasicBlock *, 32> reached_from(BasicBlock *From) {
+  SmallPtrSet<BasicBlock *, 32> Seen;
+  SmallVector<BasicBlock *, 32> Work(succ_begin(From), succ_end(From));
+  while (!Work.empty()) {
+    BasicBlock *B = Work.pop_back_val();
+    if (Seen.insert(B).second)
+      Work.append(succ_begin(B), succ_end(B));
+  }
+  return Seen;
+}
+
+// The pointer a write `I` stores through (null: none that is known).
+static Value *written_pointer(Instruction &I) {
+  if (auto *S = dyn_cast<StoreInst>(&I))
+    return S->getPointerOperand();
+  if (auto *M = dyn_cast<AnyMemIntrinsic>(&I))
+    return M->getRawDest();
+  return nullptr;
+}
+
+// Whether `P` (with AA facts `PI`) and `Q` may reach the same memory in
+// different iterations of a loop.  Alias analysis answers for one
+// iteration: two pointers swapped at every iteration (u, v = v, u) are
+// phis it finds distinct, though each is the other one iteration later.
+// So where a pointer comes from a phi or select, the objects each may
+// point into are compared, through every phi.
+static bool may_alias_across(AAResults *AA, Value *P, const AAMDNodes &PI,
+                             Value *Q, const AAMDNodes &QI) {
+  auto varies = [](Value *V) {
+    const Value *O = getUnderlyingObject(V);
+    return isa<PHINode>(O) || isa<SelectInst>(O);
+  };
+  if (!varies(P) && !varies(Q))
+    return false;
+  SmallVector<const Value *, 8> A, B;
+  getUnderlyingObjects(P, A, nullptr, 0);
+  getUnderlyingObjects(Q, B, nullptr, 0);
+  for (const Value *X : A)
+    for (const Value *Y : B)
+      if (X == Y || !AA->isNoAlias(MemoryLocation::getBeforeOrAfter(X, PI),
+                                   MemoryLocation::getBeforeOrAfter(Y, QI)))
+        return true;
+  return false;
+}
+
 extern "C" int zy_llvm_alias_load_clobbered(ZyAlias *A, LLVMValueRef load,
-                                            int (*ignore)(LLVMValueRef)) {
+                                            int after,
+                                            int (*ignore)(LLVMValueRef, void *),
+                                            void *ctx) {
   auto *LI = cast<LoadInst>(unwrap(load));
   if (!LI->isSimple())
     return 1;
@@ -477,10 +525,24 @@ extern "C" int zy_llvm_alias_load_clobbered(ZyAlias *A, LLVMValueRef load,
   // answers hold across iterations and are kept.
   MemoryLocation Loc = MemoryLocation::getBeforeOrAfter(
       LI->getPointerOperand(), LI->getAAMetadata());
-  for (Instruction &I : instructions(*A->F))
-    if (I.mayWriteToMemory() && !(ignore && isa<CallBase>(I) && ignore(wrap(&I))) &&
-        isModSet(A->AA->getModRefInfo(&I, Loc)))
+  SmallPtrSet<BasicBlock *, 32> Reached;
+  if (after)
+    Reached = reached_from(LI->getParent());
+  for (Instruction &I : instructions(*A->F)) {
+    // `after`: only writes that may run after the load count.
+    if (after && !Reached.count(I.getParent()) &&
+        !(I.getParent() == LI->getParent() && LI->comesBefore(&I)))
+      continue;
+    if (!I.mayWriteToMemory() ||
+        (ignore && isa<CallBase>(I) && ignore(wrap(&I), ctx)))
+      continue;
+    if (isModSet(A->AA->getModRefInfo(&I, Loc)))
       return 1;
+    Value *W = written_pointer(I);
+    if (W && may_alias_across(A->AA, LI->getPointerOperand(),
+                              LI->getAAMetadata(), W, I.getAAMetadata()))
+      return 1;
+  }
   return 0;
 }
 

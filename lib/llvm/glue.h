@@ -119,10 +119,13 @@ typedef struct ZyAlias ZyAlias;
 ZyAlias *zy_llvm_alias_new(LLVMValueRef fn);
 /* Whether some instruction of the function may write (or free) the memory
  * that load `load` reads, in any iteration of the loops around them (any
- * offset from the load's pointer into the same object counts).  Calls
- * for which `ignore` (may be NULL) returns 1 are not asked about. */
-int zy_llvm_alias_load_clobbered(ZyAlias *a, LLVMValueRef load,
-                                 int (*ignore)(LLVMValueRef call));
+ * offset from the load's pointer into the same object counts); with
+ * `after`, only instructions a path from the load reaches count.  Calls
+ * for which `ignore(call, ctx)` (may be NULL) returns 1 are not asked
+ * about. */
+int zy_llvm_alias_load_clobbered(ZyAlias *a, LLVMValueRef load, int after,
+                                 int (*ignore)(LLVMValueRef call, void *ctx),
+                                 void *ctx);
 /* Whether memory reached from `p` and `q` (at any offset from each, in
  * any iteration) may overlap: pointers (with the type-based facts of the
  * loads and stores through them), or loads and stores. */
@@ -180,6 +183,7 @@ int zy_opt_loose_types(void);     /* -zymase-loose-types     */
 int zy_opt_print_cache(void);     /* -zymase-print-cache     */
 int zy_opt_print_stats(void);     /* -zymase-print-stats     */
 unsigned zy_opt_keep_buffers_mb(void); /* -zymase-keep-buffers-mb */
+int zy_opt_recompute_math(void);       /* -zymase-recompute-math */
 int zy_opt_gpu_sanitize_thread(void); /* -zymase-gpu-sanitize-thread */
 int zy_opt_gpu_all_atomic(void);  /* -zymase-gpu-all-atomic  */
 int zy_opt_gpu_sanitize_address(void); /* -zymase-gpu-sanitize-address */

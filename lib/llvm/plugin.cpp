@@ -40,9 +40,14 @@ static cl::opt<bool> PrintStats(
              "inserted), to check that compile time scales"));
 static cl::opt<unsigned> KeepBuffersMB(
     "zymase-keep-buffers-mb", cl::init(32),
-    cl::desc("Keep a loop's cache buffers of up to this many MiB for the "
-             "gradient's next call instead of freeing them (0: free them "
-             "at every call)"));
+    cl::desc("Keep a gradient's loop cache buffers of up to this many MiB "
+             "in all for its next call instead of freeing them (0: free "
+             "them at every call)"));
+static cl::opt<bool> RecomputeMath(
+    "zymase-recompute-math", cl::init(false),
+    cl::desc("Recompute math library calls (sin, exp, ...) of loop "
+             "iterations and the merges of branches built from them in the "
+             "reverse sweep instead of caching them"));
 static cl::opt<bool>
     VerifySteps("zymase-verify", cl::init(false),
                 cl::desc("Run the verifier after each step of the pass"));
@@ -82,6 +87,7 @@ extern "C" int zy_opt_loose_types(void) { return LooseTypes; }
 extern "C" int zy_opt_print_cache(void) { return PrintCache; }
 extern "C" int zy_opt_print_stats(void) { return PrintStats; }
 extern "C" unsigned zy_opt_keep_buffers_mb(void) { return KeepBuffersMB; }
+extern "C" int zy_opt_recompute_math(void) { return RecomputeMath; }
 
 namespace {
 

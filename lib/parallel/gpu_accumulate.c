@@ -433,7 +433,7 @@ static int deferrable(ZyGen *g, LLVMValueRef p) {
     return 0;
   if (!known_at_return(g, p, 0))
     return 0;
-  return !zy_llvm_alias_load_clobbered(g->alias, i, NULL);
+  return !zy_llvm_alias_load_clobbered(g->alias, i, 0, NULL, NULL);
 }
 
 static void defer(ZyGen *g, LLVMValueRef p, LLVMValueRef delta) {
