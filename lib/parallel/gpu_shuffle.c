@@ -3,6 +3,8 @@
  * Each lane l reads x from lane j(l); the adjoint is the transposed
  * exchange: lane l adds dy(l) to dx(j(l)).  A double is shuffled as two
  * i32 halves; that pattern is fused into one call before activity runs.
+ * HIP (amdgcn): the __shfl* float/double overloads, and ds.bpermute of a
+ * float's or double's bits, differentiated by asking all 64 lanes.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "parallel.h"
 
@@ -11,7 +13,10 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { M_IDX, M_UP, M_DOWN, M_BFLY };
+/* M_AMD: a HIP float or double __shfl* wrapper (amd_wrapper); M_PERM:
+ * zymase.bpermute.f32/.f64, ds.bpermute of a float's bits, fused. */
+enum { M_IDX, M_UP, M_DOWN, M_BFLY, M_AMD, M_PERM };
+#define BPERM "llvm.amdgcn.ds.bpermute"
 static const char *const modes[] = {"idx", "up", "down", "bfly"};
 
 /* The mode + 1 of `prefix<mode><suffix>`, 0 if `n` is not of that form. */
@@ -27,10 +32,43 @@ static int mode_of(const char *n, const char *prefix, const char *suffix) {
   return 0;
 }
 
+/* Whether `f` is one of HIP's float or double __shfl* wrappers (amdgcn,
+ * with a body: a float's bits through llvm.amdgcn.ds.bpermute), kept as
+ * a call and differentiated as a whole. */
+static int amd_wrapper(LLVMValueRef f) {
+  static const char *const names[] = {"_Z6__shfl", "_Z9__shfl_up",
+                                      "_Z11__shfl_down", "_Z10__shfl_xor"};
+  if (!f || !LLVMIsAFunction(f) || LLVMIsDeclaration(f) ||
+      strncmp(LLVMGetTarget(LLVMGetGlobalParent(f)), "amdgcn", 6) ||
+      LLVMCountParams(f) < 2)
+    return 0;
+  const char *n = LLVMGetValueName(f);
+  int named = 0; /* the header's overloads: _Z11__shfl_downfji, ... */
+  for (int k = 0; k < 4; k++)
+    named |= !strncmp(n, names[k], strlen(names[k])) &&
+             (n[strlen(names[k])] == 'f' || n[strlen(names[k])] == 'd');
+  if (!named)
+    return 0;
+  LLVMTypeRef r = LLVMGetReturnType(LLVMGlobalGetValueType(f));
+  LLVMTypeKind k = LLVMGetTypeKind(r);
+  if (k != LLVMFloatTypeKind && k != LLVMDoubleTypeKind)
+    return 0;
+  if (LLVMTypeOf(LLVMGetParam(f, 0)) != r)
+    return 0;
+  for (unsigned a = 1; a < LLVMCountParams(f); a++)
+    if (LLVMGetTypeKind(LLVMTypeOf(LLVMGetParam(f, a))) != LLVMIntegerTypeKind)
+      return 0;
+  return 1;
+}
+
 int zy_gpu_shuffle_mode(LLVMValueRef f) {
   if (!f || !LLVMIsAFunction(f))
     return 0;
+  if (amd_wrapper(f))
+    return M_AMD + 1;
   const char *n = LLVMGetValueName(f);
+  if (!strcmp(n, "zymase.bpermute.f32") || !strcmp(n, "zymase.bpermute.f64"))
+    return M_PERM + 1;
   int m = mode_of(n, "llvm.nvvm.shfl.sync.", ".f32");
   return m ? m : mode_of(n, "zymase.shfl.sync.", ".f64");
 }
@@ -38,7 +76,7 @@ int zy_gpu_shuffle_mode(LLVMValueRef f) {
 int zy_gpu_shuffle_wrapper(LLVMValueRef call) {
   LLVMValueRef f = LLVMGetCalledValue(call);
   return f && LLVMIsAFunction(f) && !LLVMIsDeclaration(f) &&
-         strstr(LLVMGetValueName(f), "__shfl");
+         strstr(LLVMGetValueName(f), "__shfl") && !amd_wrapper(f);
 }
 
 /* --- Doubles: two i32 shuffles of the halves fused into one call --------- */
@@ -62,11 +100,15 @@ static LLVMValueRef shl32(LLVMValueRef v) {
 /* `v` = zext(llvm.nvvm.shfl.sync.<m>.i32(...)): the call and its mode. */
 static LLVMValueRef half_shuffle(LLVMValueRef v, int *mode) {
   LLVMValueRef c = operand_of(v, LLVMZExt);
+  if (!c) /* HIP's headers sign-extend the high half */
+    c = operand_of(v, LLVMSExt);
   if (!c || !LLVMIsACallInst(c))
     return NULL;
   LLVMValueRef f = LLVMGetCalledValue(c);
   if (!f || !LLVMIsAFunction(f))
     return NULL;
+  if (!strcmp(LLVMGetValueName(f), BPERM))
+    return *mode = M_PERM + 1, c;
   *mode = mode_of(LLVMGetValueName(f), "llvm.nvvm.shfl.sync.", ".i32");
   return *mode ? c : NULL;
 }
@@ -74,15 +116,19 @@ static LLVMValueRef half_shuffle(LLVMValueRef v, int *mode) {
 /* The double shuffle of `mode` (i32 halves), made once per module. */
 static LLVMValueRef f64_shuffle(LLVMModuleRef m, int mode, LLVMValueRef i32f) {
   char name[64];
-  snprintf(name, sizeof name, "zymase.shfl.sync.%s.f64", modes[mode - 1]);
+  int perm = mode == M_PERM + 1; /* (addr, v) instead of (mask, v, b, c) */
+  if (perm)
+    snprintf(name, sizeof name, "zymase.bpermute.f64");
+  else
+    snprintf(name, sizeof name, "zymase.shfl.sync.%s.f64", modes[mode - 1]);
   LLVMValueRef f = LLVMGetNamedFunction(m, name);
   if (f)
     return f;
   LLVMContextRef c = LLVMGetModuleContext(m);
   LLVMTypeRef i32 = LLVMInt32TypeInContext(c), i64 = LLVMInt64TypeInContext(c);
   LLVMTypeRef dbl = LLVMDoubleTypeInContext(c);
-  LLVMTypeRef ft =
-      LLVMFunctionType(dbl, (LLVMTypeRef[]){i32, dbl, i32, i32}, 4, 0);
+  LLVMTypeRef ft = LLVMFunctionType(dbl, (LLVMTypeRef[]){i32, dbl, i32, i32},
+                                    perm ? 2 : 4, 0);
   f = LLVMAddFunction(m, name, ft);
   LLVMSetLinkage(f, LLVMInternalLinkage);
   const char *attrs[] = {"convergent", "nounwind"};
@@ -101,9 +147,10 @@ static LLVMValueRef f64_shuffle(LLVMModuleRef m, int mode, LLVMValueRef i32f) {
   for (int k = 0; k < 2; k++) {
     LLVMValueRef args[4] = {LLVMGetParam(f, 0), half[k], LLVMGetParam(f, 2),
                             LLVMGetParam(f, 3)};
-    half[k] = LLVMBuildZExt(
-        b, LLVMBuildCall2(b, LLVMGlobalGetValueType(i32f), i32f, args, 4, ""),
-        i64, "");
+    half[k] = LLVMBuildZExt(b,
+                            LLVMBuildCall2(b, LLVMGlobalGetValueType(i32f),
+                                           i32f, args, perm ? 2 : 4, ""),
+                            i64, "");
   }
   LLVMValueRef hi = LLVMBuildShl(b, half[1], LLVMConstInt(i64, 32, 0), "");
   LLVMBuildRet(b,
@@ -154,7 +201,8 @@ static int fuse_one(LLVMValueRef or_) {
   if (!lo || !hi || lo == hi ||
       LLVMGetCalledValue(lo) != LLVMGetCalledValue(hi))
     return 0;
-  for (unsigned k = 0; k < 4; k += k == 0 ? 2 : 1)
+  unsigned nargs = mlo == M_PERM + 1 ? 2 : 4;
+  for (unsigned k = 0; k < nargs; k += k == 0 ? 2 : 1)
     if (LLVMGetOperand(lo, k) != LLVMGetOperand(hi, k))
       return 0;
   LLVMValueRef x = operand_of(LLVMGetOperand(lo, 1), LLVMTrunc);
@@ -175,10 +223,11 @@ static int fuse_one(LLVMValueRef or_) {
     dx = loaded_double(x, LLVMGetOperand(lo, 1), sh);
   if (!dx)
     dx = LLVMBuildBitCast(b, x, LLVMDoubleTypeInContext(c), "");
-  LLVMValueRef args[4] = {LLVMGetOperand(lo, 0), dx, LLVMGetOperand(lo, 2),
-                          LLVMGetOperand(lo, 3)};
+  LLVMValueRef args[4] = {LLVMGetOperand(lo, 0), dx,
+                          nargs > 2 ? LLVMGetOperand(lo, 2) : NULL,
+                          nargs > 2 ? LLVMGetOperand(lo, 3) : NULL};
   LLVMValueRef r =
-      LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, args, 4, "shfl.f64");
+      LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, args, nargs, "shfl.f64");
   LLVMReplaceAllUsesWith(or_, LLVMBuildBitCast(b, r, LLVMTypeOf(or_), ""));
   LLVMDisposeBuilder(b);
   LLVMInstructionEraseFromParent(or_);
@@ -192,9 +241,63 @@ static int fuse_one(LLVMValueRef or_) {
   return 1;
 }
 
+/* amdgcn: `call` = ds.bpermute(addr, bitcast float x to i32) made a call
+ * of zymase.bpermute.f32(addr, x); returns 1 if it did. */
+static int fuse_float(LLVMValueRef call) {
+  LLVMValueRef f = LLVMGetCalledValue(call);
+  if (!f || !LLVMIsAFunction(f) || strcmp(LLVMGetValueName(f), BPERM))
+    return 0;
+  LLVMValueRef x = operand_of(LLVMGetOperand(call, 1), LLVMBitCast);
+  if (!x || LLVMGetTypeKind(LLVMTypeOf(x)) != LLVMFloatTypeKind)
+    return 0;
+  LLVMModuleRef m = LLVMGetGlobalParent(f);
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(c), flt = LLVMTypeOf(x);
+  LLVMValueRef pf = LLVMGetNamedFunction(m, "zymase.bpermute.f32");
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  if (!pf) {
+    pf =
+        LLVMAddFunction(m, "zymase.bpermute.f32",
+                        LLVMFunctionType(flt, (LLVMTypeRef[]){i32, flt}, 2, 0));
+    LLVMSetLinkage(pf, LLVMInternalLinkage);
+    LLVMAddAttributeAtIndex(
+        pf, LLVMAttributeFunctionIndex,
+        LLVMCreateEnumAttribute(
+            c, LLVMGetEnumAttributeKindForName("convergent", 10), 0));
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c, pf, "entry"));
+    LLVMValueRef a[2] = {LLVMGetParam(pf, 0),
+                         LLVMBuildBitCast(b, LLVMGetParam(pf, 1), i32, "")};
+    LLVMBuildRet(
+        b, LLVMBuildBitCast(
+               b, LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, a, 2, ""),
+               flt, ""));
+  }
+  LLVMPositionBuilderBefore(b, call);
+  LLVMValueRef r = LLVMBuildCall2(b, LLVMGlobalGetValueType(pf), pf,
+                                  (LLVMValueRef[]){LLVMGetOperand(call, 0), x},
+                                  2, "shfl.f32");
+  LLVMValueRef bits = LLVMBuildBitCast(b, r, i32, "");
+  LLVMDisposeBuilder(b);
+  LLVMValueRef v = LLVMGetOperand(call, 1);
+  for (LLVMUseRef u = LLVMGetFirstUse(call); u;) {
+    LLVMValueRef user = LLVMGetUser(u);
+    u = LLVMGetNextUse(u);
+    if (LLVMIsABitCastInst(user) && LLVMTypeOf(user) == flt) {
+      LLVMReplaceAllUsesWith(user, r);
+      LLVMInstructionEraseFromParent(user);
+    }
+  }
+  LLVMReplaceAllUsesWith(call, bits);
+  LLVMInstructionEraseFromParent(call);
+  erase_if_dead(bits);
+  erase_if_dead(v);
+  return 1;
+}
+
 int zy_gpu_shuffle_fuse(LLVMValueRef fn) {
   const char *t = LLVMGetTarget(LLVMGetGlobalParent(fn));
-  if (strncmp(t, "nvptx", 5))
+  int amd = !strncmp(t, "amdgcn", 6);
+  if (strncmp(t, "nvptx", 5) && !amd)
     return 0;
   int n = 0;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
@@ -208,6 +311,9 @@ int zy_gpu_shuffle_fuse(LLVMValueRef fn) {
           fuse_one(i)) {
         n++;
         next = LLVMGetFirstInstruction(bb); /* erased neighbours */
+      } else if (amd && LLVMIsACallInst(i) && fuse_float(i)) {
+        n++;
+        next = LLVMGetFirstInstruction(bb);
       }
       i = next;
     }
@@ -377,8 +483,76 @@ static LLVMValueRef ask_one(Rev *r, int mode, LLVMValueRef bv, LLVMValueRef j,
   return phi;
 }
 
+/* HIP: lane `k`'s i32 `v` (llvm.amdgcn.ds.bpermute). */
+static LLVMValueRef amd_read(Rev *r, LLVMValueRef v, int k) {
+  return intrinsic_call(r, "llvm.amdgcn.ds.bpermute",
+                        (LLVMValueRef[]){k32(r, 4 * k), v}, 2);
+}
+
+/* HIP's float or double shuffle `call` (a wrapper, value operand 0):
+ * each lane learns the lane it read by shuffling its own number + 1
+ * through the same wrapper (its index arithmetic is the header's; a lane
+ * that is not there reads 0); then every lane asks each of the 64 lanes
+ * for its number + 1 and adjoint, and adds the adjoints of the lanes that
+ * read it. */
+static int amd_reverse_shuffle(ZyGen *g, LLVMValueRef call, LLVMValueRef d,
+                               int perm) {
+  LLVMValueRef x = LLVMGetOperand(call, perm ? 1 : 0);
+  if (!d || !zy_activity_active(g->act, x))
+    return 0;
+  Rev r = {.g = g, .b = g->b, .i32 = LLVMInt32TypeInContext(g->zm->ctx)};
+  LLVMBuilderRef b = g->b;
+  LLVMTypeRef t = LLVMTypeOf(d), i64 = LLVMInt64TypeInContext(g->zm->ctx);
+  int dbl = LLVMGetTypeKind(t) == LLVMDoubleTypeKind;
+  LLVMTypeRef it = dbl ? i64 : r.i32;
+  LLVMValueRef lo = intrinsic_call(
+      &r, "llvm.amdgcn.mbcnt.lo", (LLVMValueRef[]){k32(&r, -1), k32(&r, 0)}, 2);
+  LLVMValueRef lane = intrinsic_call(&r, "llvm.amdgcn.mbcnt.hi",
+                                     (LLVMValueRef[]){k32(&r, -1), lo}, 2);
+  LLVMValueRef me = LLVMBuildAdd(b, lane, k32(&r, 1), "");
+  unsigned n = LLVMGetNumArgOperands(call);
+  LLVMValueRef args[8], src;
+  if (perm) { /* ds.bpermute: lane (addr / 4) mod 64 */
+    LLVMValueRef a = zy_lookup(g, LLVMGetOperand(call, 0));
+    src = LLVMBuildAnd(b, LLVMBuildLShr(b, a, k32(&r, 2), ""), k32(&r, 63), "");
+    src = LLVMBuildAdd(b, src, k32(&r, 1), "");
+  } else {
+    if (n > 8)
+      return 0;
+    args[0] = LLVMBuildBitCast(b, LLVMBuildZExt(b, me, it, ""), t, "");
+    for (unsigned k = 1; k < n; k++)
+      args[k] = zy_lookup(g, LLVMGetOperand(call, k));
+    LLVMValueRef f = LLVMGetCalledValue(call);
+    src = LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, args, n, "");
+    src = LLVMBuildTrunc(b, LLVMBuildBitCast(b, src, it, ""), r.i32, "");
+  }
+  LLVMValueRef bits = LLVMBuildBitCast(b, d, it, ""), half[2];
+  half[0] = dbl ? LLVMBuildTrunc(b, bits, r.i32, "") : bits;
+  half[1] = dbl ? LLVMBuildTrunc(
+                      b, LLVMBuildLShr(b, bits, LLVMConstInt(i64, 32, 0), ""),
+                      r.i32, "")
+                : NULL;
+  LLVMValueRef acc = LLVMConstNull(t);
+  for (int k = 0; k < 64; k++) {
+    LLVMValueRef ok = LLVMBuildICmp(b, LLVMIntEQ, amd_read(&r, src, k), me, "");
+    LLVMValueRef v = amd_read(&r, half[0], k);
+    if (dbl) {
+      LLVMValueRef hi = LLVMBuildZExt(b, amd_read(&r, half[1], k), i64, "");
+      v = LLVMBuildOr(b, LLVMBuildZExt(b, v, i64, ""),
+                      LLVMBuildShl(b, hi, LLVMConstInt(i64, 32, 0), ""), "");
+    }
+    v = LLVMBuildBitCast(b, v, t, "");
+    acc = LLVMBuildFAdd(b, acc, LLVMBuildSelect(b, ok, v, LLVMConstNull(t), ""),
+                        "");
+  }
+  zy_add_adjoint(g, x, acc);
+  return 0;
+}
+
 int zy_gpu_reverse_shuffle(ZyGen *g, LLVMValueRef call, LLVMValueRef d) {
   int mode = zy_gpu_shuffle_mode(LLVMGetCalledValue(call)) - 1;
+  if (mode == M_AMD || mode == M_PERM)
+    return amd_reverse_shuffle(g, call, d, mode == M_PERM);
   LLVMValueRef x = LLVMGetOperand(call, 1);
   if (mode < 0 || !d || !zy_activity_active(g->act, x))
     return 0;
@@ -465,8 +639,9 @@ int zy_gpu_shuffle_check(ZyGen *g) {
           return ZY_GEN_ERROR(
               g, ZY_ERR_UNSUPPORTED,
               strncmp(t, "nvptx", 5)
-                  ? "HIP's shuffles of active values are not differentiated "
-                    "yet"
+                  ? "HIP's __shfl, __shfl_up, __shfl_down, __shfl_xor and "
+                    "ds_bpermute of a float or double are differentiated; "
+                    "other cross-lane moves are not"
                   : "shuffle the float or double itself (__shfl*_sync on a "
                     "float or double value)",
               "the bits of an active floating-point value move between "

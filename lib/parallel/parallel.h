@@ -157,16 +157,21 @@ void zy_gpu_finish(struct ZyGen *g);
 
 /* --- Warp shuffles (gpu_shuffle.c) ---------------------------------------- */
 
-/* The mode + 1 (idx, up, down, bfly) of a shuffle of floats that is
- * differentiated (llvm.nvvm.shfl.sync.<mode>.f32, and the double
- * shuffles zymase.shfl.sync.<mode>.f64 that zy_gpu_shuffle_fuse makes);
- * 0 for any other function. */
+/* The mode + 1 (idx, up, down, bfly; HIP: a float or double __shfl*
+ * wrapper, or ds.bpermute of a float's bits) of a shuffle of floats that
+ * is differentiated (llvm.nvvm.shfl.sync.<mode>.f32, the double shuffles
+ * zymase.shfl.sync.<mode>.f64 that zy_gpu_shuffle_fuse makes, HIP's
+ * float/double __shfl* overloads, zymase.bpermute.f32/.f64); 0 for any
+ * other function. */
 int zy_gpu_shuffle_mode(LLVMValueRef f);
 /* Whether `call` calls a CUDA header's __shfl* wrapper with a body
- * (inlined before differentiation, so -O0 code shows the intrinsics). */
+ * (inlined before differentiation, so -O0 code shows the intrinsics);
+ * HIP's float and double overloads are kept as calls. */
 int zy_gpu_shuffle_wrapper(LLVMValueRef call);
 /* In an nvptx function: the two i32 shuffles of a double's halves made
- * one call of zymase.shfl.sync.<mode>.f64; returns how many. */
+ * one call of zymase.shfl.sync.<mode>.f64; in an amdgcn one, the same for
+ * ds.bpermute (zymase.bpermute.f64), and ds.bpermute of a float's bits
+ * one call of zymase.bpermute.f32; returns how many. */
 int zy_gpu_shuffle_fuse(LLVMValueRef fn);
 /* The adjoint of an active shuffle `call` (result adjoint `d`): the
  * transposed exchange, added to the adjoint of its value operand. */
