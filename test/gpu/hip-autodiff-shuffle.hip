@@ -6,7 +6,8 @@
 // (every lane holds the warp's sum: dx_i = 2 x_i * sum of the lanes'
 // weights), a __shfl broadcast from lane 45 (64 readers of one lane), and
 // a __shfl_up by 3 within segments of 16, and __builtin_amdgcn_ds_bpermute
-// of a float's bits; two blocks of 128 threads.
+// of a float's bits; two blocks of 128 threads, and one block of 96 (a
+// partial warp of 32 lanes).
 // REQUIRES: hip
 // RUN: %gpu-clang -O0 %s -o %t0 && %t0
 // RUN: %gpu-clang -O2 %s -o %t2 && %t2
@@ -64,38 +65,46 @@ template <typename T> __global__ void grads(const T *x, T *dt, T *db, T *dc) {
   __enzyme_autodiff((void *)bcast<T>, enzyme_dup, x, dc);
 }
 
-template <typename T> static void run(const char *name, double tol) {
+/* nb blocks of b threads (b = 96: a partial warp of 32 lanes, whose reads
+ * of the absent lanes give 0). */
+template <typename T>
+static void run(const char *name, double tol, int nb = NB, int b = B) {
   T x[N], z[N] = {0}, dt[N], db[N], dc[N], wt[N], wb[N], wc[N];
   for (int i = 0; i < N; i++)
     x[i] = (T)(0.5 + 0.01 * i - 0.0001 * i * (i % 7));
   T *d_x = to_device(x, N), *d_t = to_device(z, N), *d_b = to_device(z, N),
     *d_c = to_device(z, N);
-  hipLaunchKernelGGL(grads<T>, dim3(NB), dim3(B), 0, 0, d_x, d_t, d_b, d_c);
+  int n = nb * b;
+  hipLaunchKernelGGL(grads<T>, dim3(nb), dim3(b), 0, 0, d_x, d_t, d_b, d_c);
   CK(hipDeviceSynchronize());
   to_host(dt, d_t, N);
   to_host(db, d_b, N);
   to_host(dc, d_c, N);
-  for (int i = 0; i < N; i++) {
+  for (int i = 0; i < n; i++) {
     int l = i % 64, s = l % 16;
+    int p = b - (i % b) / 64 * 64 < 64 ? b - (i % b) / 64 * 64 : 64;
     wt[i] = 2 * x[i];
-    wb[i] = 2 * x[i] * (T)2080; /* sum of lane + 1 over 64 lanes */
+    wb[i] = 2 * x[i] * (T)(p * (p + 1) / 2); /* sum of lane + 1 */
     /* read by lane l + 3 (weight l + 4) when s < 13; by itself when s < 3 */
     double up = (s < 13 ? l + 4 : 0) + (s < 3 ? l + 1 : 0);
     wc[i] = (T)((l == 45 ? 2 * (double)x[i] * 2080 : 0) +
                 3 * (double)x[i] * x[i] * up);
   }
   char what[64];
-  snprintf(what, sizeof what, "%s __shfl_down tree", name);
-  check_array(what, dt, wt, N, tol);
-  snprintf(what, sizeof what, "%s __shfl_xor butterfly", name);
-  check_array(what, db, wb, N, tol);
-  snprintf(what, sizeof what, "%s __shfl broadcast + __shfl_up", name);
-  check_array(what, dc, wc, N, tol);
+  snprintf(what, sizeof what, "%s __shfl_down tree (%dx%d)", name, nb, b);
+  check_array(what, dt, wt, n, tol);
+  snprintf(what, sizeof what, "%s __shfl_xor butterfly (%dx%d)", name, nb, b);
+  check_array(what, db, wb, n, tol);
+  snprintf(what, sizeof what, "%s __shfl broadcast + __shfl_up (%dx%d)", name,
+           nb, b);
+  check_array(what, dc, wc, n, tol);
 }
 
 int main() {
   run<float>("float", 1e-5);
   run<double>("double", 1e-12);
+  run<float>("float", 1e-5, 1, 96);
+  run<double>("double", 1e-12, 1, 96);
   float x[N], z[N] = {0}, dx[N], want[N];
   for (int i = 0; i < N; i++) {
     x[i] = 0.25f + 0.003f * i;
