@@ -4,7 +4,7 @@
  * exchange: lane l adds dy(l) to dx(j(l)).  A double is shuffled as two
  * i32 halves; that pattern is fused into one call before activity runs.
  * HIP (amdgcn): the __shfl* float/double overloads, and ds.bpermute of a
- * float's or double's bits, differentiated by asking all 64 lanes.
+ * float's or double's bits: the adjoint from candidate readers, else all 64.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "parallel.h"
 
@@ -483,18 +483,80 @@ static LLVMValueRef ask_one(Rev *r, int mode, LLVMValueRef bv, LLVMValueRef j,
   return phi;
 }
 
-/* HIP: lane `k`'s i32 `v` (llvm.amdgcn.ds.bpermute). */
-static LLVMValueRef amd_read(Rev *r, LLVMValueRef v, int k) {
-  return intrinsic_call(r, "llvm.amdgcn.ds.bpermute",
-                        (LLVMValueRef[]){k32(r, 4 * k), v}, 2);
+/* HIP: lane `k`'s i32 `v` (llvm.amdgcn.ds.bpermute; k any i32). */
+static LLVMValueRef amd_read(Rev *r, LLVMValueRef v, LLVMValueRef k) {
+  LLVMValueRef a = LLVMBuildShl(r->b, k, k32(r, 2), "");
+  return intrinsic_call(r, "llvm.amdgcn.ds.bpermute", (LLVMValueRef[]){a, v},
+                        2);
 }
 
-/* HIP's float or double shuffle `call` (a wrapper, value operand 0):
- * each lane learns the lane it read by shuffling its own number + 1
- * through the same wrapper (its index arithmetic is the header's; a lane
- * that is not there reads 0); then every lane asks each of the 64 lanes
- * for its number + 1 and adjoint, and adds the adjoints of the lanes that
- * read it. */
+/* What lane `k` sent if it read this lane: its adjoint (`half`: its bits,
+ * one or two i32) when its tag (`src`: the lane it read + 1) is `me`
+ * (this lane + 1); else 0.  `*ok`: whether it did. */
+static LLVMValueRef amd_take(Rev *r, LLVMValueRef src, LLVMValueRef me,
+                             LLVMValueRef *half, LLVMTypeRef t, LLVMValueRef k,
+                             LLVMValueRef *ok) {
+  LLVMBuilderRef b = r->b;
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(r->g->zm->ctx);
+  *ok = LLVMBuildICmp(b, LLVMIntEQ, amd_read(r, src, k), me, "");
+  LLVMValueRef v = amd_read(r, half[0], k);
+  if (half[1]) {
+    LLVMValueRef hi = LLVMBuildZExt(b, amd_read(r, half[1], k), i64, "");
+    v = LLVMBuildOr(b, LLVMBuildZExt(b, v, i64, ""),
+                    LLVMBuildShl(b, hi, LLVMConstInt(i64, 32, 0), ""), "");
+  }
+  return LLVMBuildSelect(b, *ok, LLVMBuildBitCast(b, v, t, ""),
+                         LLVMConstNull(t), "");
+}
+
+/* The adjoint from the lanes that read this one, when each lane is read
+ * by lanes among four candidates: the lane it read (xor), the mirror of
+ * it (a shift), and this lane minus the offsets of lanes 0 and 63 (a
+ * shift whose edge lanes read themselves).  `*lost`: some lane's read
+ * was claimed by no candidate test of its source (then ask all 64). */
+static LLVMValueRef amd_fast(Rev *r, LLVMValueRef src, LLVMValueRef me,
+                             LLVMValueRef *half, LLVMTypeRef t,
+                             LLVMValueRef *lost) {
+  LLVMBuilderRef b = r->b;
+  LLVMValueRef lane = LLVMBuildSub(b, me, k32(r, 1), "");
+  LLVMValueRef j = LLVMBuildSub(b, src, k32(r, 1), "");
+  LLVMValueRef d0 = LLVMBuildSub(b, amd_read(r, src, k32(r, 0)), k32(r, 1), "");
+  LLVMValueRef d63 = LLVMBuildSub(b, amd_read(r, src, k32(r, 63)), k32(r, 64),
+                                  ""); /* j(63) - 63 */
+  LLVMValueRef c[4] = {
+      j, LLVMBuildSub(b, LLVMBuildShl(b, lane, k32(r, 1), ""), j, ""),
+      LLVMBuildSub(b, lane, d0, ""), LLVMBuildSub(b, lane, d63, "")};
+  LLVMValueRef acc = LLVMConstNull(t), id[4];
+  for (int i = 0; i < 4; i++) {
+    c[i] = LLVMBuildAnd(b, c[i], k32(r, 63), "");
+    LLVMValueRef dup = LLVMConstInt(LLVMInt1TypeInContext(r->g->zm->ctx), 0, 0);
+    for (int m = 0; m < i; m++)
+      dup =
+          LLVMBuildOr(b, dup, LLVMBuildICmp(b, LLVMIntEQ, c[i], c[m], ""), "");
+    LLVMValueRef ok, v = amd_take(r, src, me, half, t, c[i], &ok);
+    ok = LLVMBuildAnd(b, ok, LLVMBuildNot(b, dup, ""), "");
+    acc = LLVMBuildFAdd(b, acc, LLVMBuildSelect(b, ok, v, LLVMConstNull(t), ""),
+                        "");
+    id[i] = LLVMBuildSelect(b, ok, LLVMBuildAdd(b, c[i], k32(r, 1), ""),
+                            k32(r, 0), "");
+  }
+  /* Whether the lane this one read took this one's adjoint. */
+  LLVMValueRef claimed = LLVMBuildICmp(b, LLVMIntEQ, src, k32(r, 0), "");
+  for (int i = 0; i < 4; i++)
+    claimed = LLVMBuildOr(
+        b, claimed, LLVMBuildICmp(b, LLVMIntEQ, amd_read(r, id[i], j), me, ""),
+        "");
+  *lost = LLVMBuildNot(b, claimed, "");
+  return acc;
+}
+
+/* HIP's float or double shuffle `call` (a wrapper, value operand 0; or
+ * zymase.bpermute.*, `perm`, value operand 1): each lane learns the lane
+ * it read + 1 by shuffling its own number + 1 through the same wrapper
+ * (its index arithmetic is the header's; a lane that is not there reads
+ * 0), or from the address; then adds the adjoints of the lanes that read
+ * it: asking four candidates (amd_fast), or, when some read was missed,
+ * all 64 lanes. */
 static int amd_reverse_shuffle(ZyGen *g, LLVMValueRef call, LLVMValueRef d,
                                int perm) {
   LLVMValueRef x = LLVMGetOperand(call, perm ? 1 : 0);
@@ -532,20 +594,34 @@ static int amd_reverse_shuffle(ZyGen *g, LLVMValueRef call, LLVMValueRef d,
                       b, LLVMBuildLShr(b, bits, LLVMConstInt(i64, 32, 0), ""),
                       r.i32, "")
                 : NULL;
-  LLVMValueRef acc = LLVMConstNull(t);
-  for (int k = 0; k < 64; k++) {
-    LLVMValueRef ok = LLVMBuildICmp(b, LLVMIntEQ, amd_read(&r, src, k), me, "");
-    LLVMValueRef v = amd_read(&r, half[0], k);
-    if (dbl) {
-      LLVMValueRef hi = LLVMBuildZExt(b, amd_read(&r, half[1], k), i64, "");
-      v = LLVMBuildOr(b, LLVMBuildZExt(b, v, i64, ""),
-                      LLVMBuildShl(b, hi, LLVMConstInt(i64, 32, 0), ""), "");
-    }
-    v = LLVMBuildBitCast(b, v, t, "");
-    acc = LLVMBuildFAdd(b, acc, LLVMBuildSelect(b, ok, v, LLVMConstNull(t), ""),
+  LLVMValueRef lost, fast = amd_fast(&r, src, me, half, t, &lost);
+  LLVMTypeRef bt = i64;
+  unsigned id = LLVMLookupIntrinsicID("llvm.amdgcn.ballot", 18);
+  LLVMValueRef bf = LLVMGetIntrinsicDeclaration(g->zm->mod, id, &bt, 1);
+  LLVMValueRef any = LLVMBuildICmp(
+      b, LLVMIntNE,
+      LLVMBuildCall2(b, LLVMGlobalGetValueType(bf), bf, &lost, 1, ""),
+      LLVMConstInt(i64, 0, 0), "");
+  LLVMBasicBlockRef pbb = zy_gpu_reversed_block(g),
+                    from = LLVMGetInsertBlock(b);
+  LLVMBasicBlockRef slow =
+      LLVMAppendBasicBlockInContext(g->zm->ctx, g->grad, "zymase.shfl.all");
+  LLVMBasicBlockRef join =
+      LLVMAppendBasicBlockInContext(g->zm->ctx, g->grad, "zymase.shfl.join");
+  if (pbb)
+    zy_map_put(&g->gpu_join, join, pbb);
+  LLVMBuildCondBr(b, any, slow, join);
+  LLVMPositionBuilderAtEnd(b, slow);
+  LLVMValueRef acc = LLVMConstNull(t), ok;
+  for (int k = 0; k < 64; k++) /* every lane may have read this one */
+    acc = LLVMBuildFAdd(b, acc, amd_take(&r, src, me, half, t, k32(&r, k), &ok),
                         "");
-  }
-  zy_add_adjoint(g, x, acc);
+  LLVMBuildBr(b, join);
+  LLVMPositionBuilderAtEnd(b, join);
+  LLVMValueRef phi = LLVMBuildPhi(b, t, "");
+  LLVMAddIncoming(phi, (LLVMValueRef[]){fast, acc},
+                  (LLVMBasicBlockRef[]){from, slow}, 2);
+  zy_add_adjoint(g, x, phi);
   return 0;
 }
 
