@@ -445,6 +445,38 @@ static LLVMValueRef ask_all(Rev *r, LLVMValueRef acc) {
   return acc;
 }
 
+/* When `any` lane's adjoint was not taken by the fast exchange: a branch
+ * to a slow path (every lane asks all lanes).  Returns the slow block,
+ * with the builder in it; *from is the fast path's block, *join where
+ * both meet (a reversed block, for the GPU accumulation's joins). */
+static LLVMBasicBlockRef slow_path(ZyGen *g, LLVMBuilderRef b, LLVMValueRef any,
+                                   LLVMBasicBlockRef *from,
+                                   LLVMBasicBlockRef *join) {
+  LLVMBasicBlockRef pbb = zy_gpu_reversed_block(g);
+  *from = LLVMGetInsertBlock(b);
+  LLVMBasicBlockRef slow =
+      LLVMAppendBasicBlockInContext(g->zm->ctx, g->grad, "zymase.shfl.all");
+  *join =
+      LLVMAppendBasicBlockInContext(g->zm->ctx, g->grad, "zymase.shfl.join");
+  if (pbb)
+    zy_map_put(&g->gpu_join, *join, pbb);
+  LLVMBuildCondBr(b, any, slow, *join);
+  LLVMPositionBuilderAtEnd(b, slow);
+  return slow;
+}
+
+/* Ends the slow path: the fast and slow values meet in `join`. */
+static LLVMValueRef join_paths(LLVMBuilderRef b, LLVMBasicBlockRef join,
+                               LLVMValueRef fast, LLVMBasicBlockRef from,
+                               LLVMValueRef all, LLVMBasicBlockRef slow) {
+  LLVMBuildBr(b, join);
+  LLVMPositionBuilderAtEnd(b, join);
+  LLVMValueRef phi = LLVMBuildPhi(b, LLVMTypeOf(fast), "");
+  LLVMAddIncoming(phi, (LLVMValueRef[]){fast, all},
+                  (LLVMBasicBlockRef[]){from, slow}, 2);
+  return phi;
+}
+
 /* up, down, xor: adds to `acc` what the one lane k that may have read
  * this one (j(k) = this lane, when k used this lane's offset) sent.  When
  * some lane's offset differs from its source's (the offset varies across
@@ -464,23 +496,9 @@ static LLVMValueRef ask_one(Rev *r, int mode, LLVMValueRef bv, LLVMValueRef j,
       "");
   LLVMValueRef any = intrinsic_call(r, "llvm.nvvm.vote.any.sync",
                                     (LLVMValueRef[]){r->mask, lost}, 2);
-  LLVMBasicBlockRef pbb = zy_gpu_reversed_block(g),
-                    from = LLVMGetInsertBlock(b);
-  LLVMBasicBlockRef slow =
-      LLVMAppendBasicBlockInContext(g->zm->ctx, g->grad, "zymase.shfl.all");
-  LLVMBasicBlockRef join =
-      LLVMAppendBasicBlockInContext(g->zm->ctx, g->grad, "zymase.shfl.join");
-  if (pbb)
-    zy_map_put(&g->gpu_join, join, pbb);
-  LLVMBuildCondBr(b, any, slow, join);
-  LLVMPositionBuilderAtEnd(b, slow);
+  LLVMBasicBlockRef from, join, slow = slow_path(g, b, any, &from, &join);
   LLVMValueRef all = ask_all(r, acc);
-  LLVMBuildBr(b, join);
-  LLVMPositionBuilderAtEnd(b, join);
-  LLVMValueRef phi = LLVMBuildPhi(b, LLVMTypeOf(acc), "");
-  LLVMAddIncoming(phi, (LLVMValueRef[]){fast, all},
-                  (LLVMBasicBlockRef[]){from, slow}, 2);
-  return phi;
+  return join_paths(b, join, fast, from, all, slow);
 }
 
 /* HIP: lane `k`'s i32 `v` (llvm.amdgcn.ds.bpermute; k any i32). */
@@ -602,26 +620,12 @@ static int amd_reverse_shuffle(ZyGen *g, LLVMValueRef call, LLVMValueRef d,
       b, LLVMIntNE,
       LLVMBuildCall2(b, LLVMGlobalGetValueType(bf), bf, &lost, 1, ""),
       LLVMConstInt(i64, 0, 0), "");
-  LLVMBasicBlockRef pbb = zy_gpu_reversed_block(g),
-                    from = LLVMGetInsertBlock(b);
-  LLVMBasicBlockRef slow =
-      LLVMAppendBasicBlockInContext(g->zm->ctx, g->grad, "zymase.shfl.all");
-  LLVMBasicBlockRef join =
-      LLVMAppendBasicBlockInContext(g->zm->ctx, g->grad, "zymase.shfl.join");
-  if (pbb)
-    zy_map_put(&g->gpu_join, join, pbb);
-  LLVMBuildCondBr(b, any, slow, join);
-  LLVMPositionBuilderAtEnd(b, slow);
+  LLVMBasicBlockRef from, join, slow = slow_path(g, b, any, &from, &join);
   LLVMValueRef acc = LLVMConstNull(t), ok;
   for (int k = 0; k < 64; k++) /* every lane may have read this one */
     acc = LLVMBuildFAdd(b, acc, amd_take(&r, src, me, half, t, k32(&r, k), &ok),
                         "");
-  LLVMBuildBr(b, join);
-  LLVMPositionBuilderAtEnd(b, join);
-  LLVMValueRef phi = LLVMBuildPhi(b, t, "");
-  LLVMAddIncoming(phi, (LLVMValueRef[]){fast, acc},
-                  (LLVMBasicBlockRef[]){from, slow}, 2);
-  zy_add_adjoint(g, x, phi);
+  zy_add_adjoint(g, x, join_paths(b, join, fast, from, acc, slow));
   return 0;
 }
 
