@@ -188,7 +188,7 @@ LLVMValueRef zy_preprocess(LLVMValueRef fn) {
     p = clone(fn, snap);
     calls_for_allocating_invokes(p);
     inline_calls(p, calls_bit_helper);
-    while (inline_calls(p, zy_gpu_shuffle_wrapper))
+    while (inline_calls(p, zy_gpu_wrapper))
       ;
     zy_llvm_infer_call_effects(p, zy_rule_call);
     if (zy_llvm_has_calls_in_loops(p) && zy_llvm_simplify_function(p, 2)) {
@@ -203,7 +203,7 @@ LLVMValueRef zy_preprocess(LLVMValueRef fn) {
     p = clone(fn, fn);
     calls_for_allocating_invokes(p);
     inline_calls(p, calls_bit_helper);
-    while (inline_calls(p, zy_gpu_shuffle_wrapper))
+    while (inline_calls(p, zy_gpu_wrapper))
       ;
     if (zy_opt_preopt()) {
       zy_llvm_infer_call_effects(p, zy_rule_call);

@@ -3,6 +3,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "glue.h"
 #include "compat.h"
+#include "gpu_address.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Analysis/AliasAnalysis.h"
@@ -575,133 +576,11 @@ extern "C" int zy_llvm_alias_may_overlap(ZyAlias *A, LLVMValueRef p,
 
 extern "C" void zy_llvm_alias_free(ZyAlias *A) { delete A; }
 
-namespace {
-// Classifies scalar evolutions by their dependence on the GPU thread.
-struct GpuAddress {
-  int (*Uniform)(LLVMValueRef, void *);
-  void *Ctx;
-
-  static const SCEV *strip(const SCEV *S) {
-    while (auto *C = dyn_cast<SCEVCastExpr>(S)) {
-      if (isa<SCEVTruncateExpr>(C))
-        break;
-      S = C->getOperand(0);
-    }
-    return S;
-  }
-  static StringRef sreg(const SCEV *S) {
-    auto *U = dyn_cast<SCEVUnknown>(strip(S));
-    auto *CI = U ? dyn_cast<CallInst>(U->getValue()) : nullptr;
-    Function *F = CI ? CI->getCalledFunction() : nullptr;
-    if (!F || !F->getName().starts_with("llvm.nvvm.read.ptx.sreg."))
-      return "";
-    return F->getName().drop_front(strlen("llvm.nvvm.read.ptx.sreg."));
-  }
-  bool uniform(const SCEV *S) {
-    if (isa<SCEVConstant>(S))
-      return true;
-    if (auto *U = dyn_cast<SCEVUnknown>(S))
-      return Uniform(wrap(U->getValue()), Ctx);
-    if (auto *C = dyn_cast<SCEVCastExpr>(S))
-      return uniform(C->getOperand(0));
-    if (isa<SCEVNAryExpr>(S) && !isa<SCEVAddRecExpr>(S)) {
-      for (const SCEV *Op : cast<SCEVNAryExpr>(S)->operands())
-        if (!uniform(Op))
-          return false;
-      return true;
-    }
-    if (auto *D = dyn_cast<SCEVUDivExpr>(S))
-      return uniform(D->getLHS()) && uniform(D->getRHS());
-    return false;
-  }
-  // A product of a constant and special registers: its factor `K` and
-  // which product (1 tid.x, 2 ntid.x*ctaid.x, 3 ntid.x*nctaid.x).
-  static int product(const SCEV *S, int64_t &K) {
-    SmallVector<const SCEV *, 4> Work{S}, Regs;
-    K = 1;
-    while (!Work.empty()) {
-      const SCEV *T = strip(Work.pop_back_val());
-      if (auto *M = dyn_cast<SCEVMulExpr>(T)) {
-        for (const SCEV *Op : M->operands())
-          Work.push_back(Op);
-      } else if (auto *C = dyn_cast<SCEVConstant>(T)) {
-        if (C->getAPInt().getSignificantBits() > 32)
-          return 0;
-        K *= C->getAPInt().getSExtValue();
-      } else if (!sreg(T).empty()) {
-        Regs.push_back(T);
-      } else {
-        return 0;
-      }
-    }
-    if (K == 0)
-      return 0;
-    std::vector<std::string> N;
-    for (const SCEV *R : Regs)
-      N.push_back(sreg(R).str());
-    std::sort(N.begin(), N.end());
-    if (N == std::vector<std::string>{"tid.x"})
-      return 1;
-    if (N == std::vector<std::string>{"ctaid.x", "ntid.x"})
-      return 2;
-    if (N == std::vector<std::string>{"nctaid.x", "ntid.x"})
-      return 3;
-    return 0;
-  }
-  // The factor c when S is injective in the grid's x thread number as
-  // u + c*(ctaid.x*ntid.x + tid.x), with thread numbers below
-  // ntid.x*nctaid.x; 0 otherwise.
-  int64_t grid(const SCEV *S) {
-    S = strip(S);
-    if (auto *M = dyn_cast<SCEVMulExpr>(S)) {
-      if (M->getNumOperands() != 2 || !isa<SCEVConstant>(M->getOperand(0)))
-        return 0;
-      const APInt &K = cast<SCEVConstant>(M->getOperand(0))->getAPInt();
-      int64_t C = grid(M->getOperand(1));
-      return K.getSignificantBits() <= 32 ? C * K.getSExtValue() : 0;
-    }
-    if (auto *A = dyn_cast<SCEVAddExpr>(S)) {
-      int64_t Tid = 0, Blk = 0, Inner = 0, K;
-      for (const SCEV *Op : A->operands()) {
-        if (uniform(Op))
-          continue;
-        int P = product(Op, K);
-        int64_t G;
-        if (P == 1 && !Tid)
-          Tid = K;
-        else if (P == 2 && !Blk)
-          Blk = K;
-        else if (!P && !Inner && (G = grid(Op)))
-          Inner = G;
-        else
-          return 0;
-      }
-      if (Inner)
-        return !Tid && !Blk ? Inner : 0;
-      return Tid && Tid == Blk ? Tid : 0;
-    }
-    if (auto *R = dyn_cast<SCEVAddRecExpr>(S)) {
-      int64_t C = R->isAffine() ? grid(R->getStart()) : 0, K;
-      return C && product(R->getStepRecurrence(*SE), K) == 3 && K == C ? C : 0;
-    }
-    return 0;
-  }
-  ScalarEvolution *SE;
-};
-} // namespace
-
 extern "C" int zy_llvm_alias_gpu_address(ZyAlias *A, LLVMValueRef p,
                                          int (*uniform)(LLVMValueRef, void *),
                                          void *ctx) {
   auto &SE = A->FAM.getResult<ScalarEvolutionAnalysis>(*A->F);
-  Value *P = unwrap(p);
-  if (!SE.isSCEVable(P->getType()))
-    return 0;
-  GpuAddress G{uniform, ctx, &SE};
-  const SCEV *S = SE.getSCEV(P);
-  if (G.uniform(S))
-    return 1;
-  return G.grid(S) ? 2 : 0;
+  return zyGpuAddress(SE, unwrap(p), uniform, ctx);
 }
 
 extern "C" int zy_llvm_gep_offset(LLVMModuleRef m, LLVMValueRef gep,

@@ -14,7 +14,7 @@
 
 enum { SITES_OTHER = 1, SITES_UNIFORM = 2, SITES_CONVERGENT = 3 };
 
-static const char *triple(ZyGen *g) { return LLVMGetTarget(g->zm->mod); }
+static const ZyGpuTarget *target(ZyGen *g) { return zy_gpu_target(g->zm->mod); }
 
 /* Whether `call` calls a function whose (maybe mangled) name holds
  * `part`. */
@@ -35,13 +35,28 @@ static LLVMValueRef global_of(LLVMValueRef p) {
   return LLVMIsAGlobalVariable(p) ? p : NULL;
 }
 
+/* Whether `p` is a local of the function: an alloca, or (HIP at -O0) the
+ * generic-pointer cast of one, its only use. */
+static int private_local(LLVMValueRef p) {
+  if (LLVMIsAAllocaInst(p))
+    return 1;
+  if (!LLVMIsAAddrSpaceCastInst(p))
+    return 0;
+  LLVMValueRef a = LLVMGetOperand(p, 0);
+  LLVMUseRef u = LLVMGetFirstUse(a);
+  return LLVMIsAAllocaInst(a) && u && !LLVMGetNextUse(u);
+}
+
 /* Whether operand `v` of a call in kernel `k` has the same value in every
  * thread: a constant, a global, an argument of the kernel, a marker read
  * (Enzyme's `enzyme_*` globals), or (-O0) a load of a local of the kernel
- * into which only such values are stored. */
+ * into which only such values are stored; or a cast of one (HIP passes
+ * its kernel's pointers through ptrtoint/inttoptr or addrspacecast). */
 static int uniform_operand(LLVMValueRef v, LLVMValueRef k, int depth) {
   if (LLVMIsAConstant(v))
     return 1;
+  if (LLVMIsACastInst(v)) /* HIP: a kernel argument as a generic pointer */
+    return uniform_operand(LLVMGetOperand(v, 0), k, depth);
   if (LLVMIsAArgument(v))
     return LLVMGetParamParent(v) == k;
   if (!LLVMIsALoadInst(v) || depth > 1)
@@ -49,7 +64,7 @@ static int uniform_operand(LLVMValueRef v, LLVMValueRef k, int depth) {
   LLVMValueRef p = LLVMGetOperand(v, 0), gv = global_of(p);
   if (gv)
     return !strncmp(LLVMGetValueName(gv), "enzyme_", 7);
-  if (!LLVMIsAAllocaInst(p))
+  if (!private_local(p))
     return 0;
   for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef i = LLVMGetUser(u);
@@ -123,27 +138,7 @@ static int uniform_value(LLVMValueRef v, void *ctx) {
     return 1;
   if (LLVMIsAArgument(v))
     return LLVMGetParamParent(v) == g->primal && g->gpu_sites >= SITES_UNIFORM;
-  if (LLVMIsACallInst(v)) {
-    LLVMValueRef f = LLVMGetCalledValue(v);
-    const char *n = f && LLVMIsAFunction(f) ? LLVMGetValueName(f) : "";
-    return !strncmp(n, "llvm.nvvm.read.ptx.sreg.ntid.", 29) ||
-           !strncmp(n, "llvm.nvvm.read.ptx.sreg.nctaid.", 31) ||
-           !strcmp(n, "llvm.nvvm.read.ptx.sreg.warpsize");
-  }
-  return 0;
-}
-
-static LLVMValueRef intrinsic(ZyGen *g, const char *name, LLVMTypeRef *fty) {
-  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
-  LLVMValueRef f = LLVMGetIntrinsicDeclaration(g->zm->mod, id, NULL, 0);
-  *fty = LLVMGlobalGetValueType(f);
-  return f;
-}
-
-static LLVMValueRef call0(ZyGen *g, const char *name) {
-  LLVMTypeRef t;
-  LLVMValueRef f = intrinsic(g, name, &t);
-  return LLVMBuildCall2(g->b, t, f, NULL, 0, "");
+  return target(g)->uniform(v);
 }
 
 static LLVMValueRef i32c(ZyGen *g, long long v) {
@@ -191,52 +186,37 @@ static LLVMBasicBlockRef fork(ZyGen *g, LLVMValueRef c, const char *what,
   return join;
 }
 
-/* One lane's value moved down the warp by `off` lanes, among the lanes
- * of `mask`. */
-static LLVMValueRef shuffle_down(ZyGen *g, LLVMValueRef mask, LLVMValueRef v,
-                                 int off) {
+/* Lane `lane` + `off`'s `v` (a float or a double, as one or two i32),
+ * among the lanes of `mask`. */
+static LLVMValueRef shuffle_down(ZyGen *g, LLVMValueRef mask, LLVMValueRef lane,
+                                 LLVMValueRef v, int off) {
   LLVMContextRef c = g->zm->ctx;
   LLVMTypeRef i32 = LLVMInt32TypeInContext(c), i64 = LLVMInt64TypeInContext(c);
-  LLVMTypeRef t;
-  int f32 = LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMFloatTypeKind;
-  LLVMValueRef f = intrinsic(
-      g, f32 ? "llvm.nvvm.shfl.sync.down.f32" : "llvm.nvvm.shfl.sync.down.i32",
-      &t);
-  if (f32) {
-    LLVMValueRef args[4] = {mask, v, i32c(g, off), i32c(g, 0x1f)};
-    return LLVMBuildCall2(g->b, t, f, args, 4, "");
+  const ZyGpuTarget *t = target(g);
+  LLVMModuleRef m = g->zm->mod;
+  if (LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMFloatTypeKind) {
+    LLVMValueRef w = LLVMBuildBitCast(g->b, v, i32, "");
+    w = t->down(g->b, m, mask, lane, w, off);
+    return LLVMBuildBitCast(g->b, w, LLVMTypeOf(v), "");
   }
-  /* A double as two 32-bit halves. */
   LLVMValueRef bits = LLVMBuildBitCast(g->b, v, i64, "");
   LLVMValueRef half[2] = {
       LLVMBuildTrunc(g->b, bits, i32, ""),
       LLVMBuildTrunc(g->b,
                      LLVMBuildLShr(g->b, bits, LLVMConstInt(i64, 32, 0), ""),
                      i32, "")};
-  for (int k = 0; k < 2; k++) {
-    LLVMValueRef args[4] = {mask, half[k], i32c(g, off), i32c(g, 0x1f)};
-    half[k] =
-        LLVMBuildZExt(g->b, LLVMBuildCall2(g->b, t, f, args, 4, ""), i64, "");
-  }
+  for (int k = 0; k < 2; k++)
+    half[k] = LLVMBuildZExt(g->b, t->down(g->b, m, mask, lane, half[k], off),
+                            i64, "");
   LLVMValueRef hi = LLVMBuildShl(g->b, half[1], LLVMConstInt(i64, 32, 0), "");
   return LLVMBuildBitCast(g->b, LLVMBuildOr(g->b, half[0], hi, ""),
                           LLVMTypeOf(v), "");
 }
 
-/* __syncthreads. */
-static void barrier(ZyGen *g) {
-  const char *name = "llvm.nvvm.barrier.cta.sync.aligned.all";
-  if (!LLVMLookupIntrinsicID(name, strlen(name))) {
-    call0(g, "llvm.nvvm.barrier0"); /* LLVM 19 */
-    return;
-  }
-  LLVMTypeRef t;
-  LLVMValueRef f = intrinsic(g, name, &t), zero = i32c(g, 0);
-  LLVMBuildCall2(g->b, t, f, &zero, 1, "");
-}
+static void barrier(ZyGen *g) { target(g)->barrier(g->b, g->zm->mod); }
 
-/* The block's shared buffer of one partial sum per warp (32 warps at
- * most), of type `t`. */
+/* The block's shared buffer of one partial sum per 32 threads (1024
+ * threads at most), of type `t`. */
 static LLVMValueRef warp_sums(ZyGen *g, LLVMTypeRef t) {
   const char *name = LLVMGetTypeKind(t) == LLVMFloatTypeKind
                          ? "zymase.warp.sums.f32"
@@ -261,14 +241,14 @@ static LLVMBasicBlockRef new_block(ZyGen *g, const char *name,
   return bb;
 }
 
-/* The thread's number in its block and the block's warp count. */
+/* The thread's number in its block and the block's count of 32-thread
+ * slots. */
 static LLVMValueRef linear_tid(ZyGen *g, LLVMValueRef *warps) {
-  LLVMValueRef x = call0(g, "llvm.nvvm.read.ptx.sreg.tid.x");
-  LLVMValueRef y = call0(g, "llvm.nvvm.read.ptx.sreg.tid.y");
-  LLVMValueRef z = call0(g, "llvm.nvvm.read.ptx.sreg.tid.z");
-  LLVMValueRef nx = call0(g, "llvm.nvvm.read.ptx.sreg.ntid.x");
-  LLVMValueRef ny = call0(g, "llvm.nvvm.read.ptx.sreg.ntid.y");
-  LLVMValueRef nz = call0(g, "llvm.nvvm.read.ptx.sreg.ntid.z");
+  const ZyGpuTarget *t = target(g);
+  LLVMModuleRef m = g->zm->mod;
+  LLVMValueRef x = t->thread(g->b, m, 0, 0), y = t->thread(g->b, m, 0, 1);
+  LLVMValueRef z = t->thread(g->b, m, 0, 2), nx = t->thread(g->b, m, 1, 0);
+  LLVMValueRef ny = t->thread(g->b, m, 1, 1), nz = t->thread(g->b, m, 1, 2);
   LLVMValueRef n = LLVMBuildMul(g->b, LLVMBuildMul(g->b, nx, ny, ""), nz, "");
   *warps = LLVMBuildLShr(g->b, LLVMBuildAdd(g->b, n, i32c(g, 31), ""),
                          i32c(g, 5), "");
@@ -276,22 +256,23 @@ static LLVMValueRef linear_tid(ZyGen *g, LLVMValueRef *warps) {
   return LLVMBuildAdd(g->b, x, LLVMBuildMul(g->b, nx, zy, ""), "");
 }
 
-/* Same address in every thread of the block, all of them here: the lanes
- * of each warp present together from lane 0 (`activemask` = lanes
- * 0..k-1: a full warp, or the block's last, partial one) sum their
- * adjoints down the warp by shuffles; lane 0 files the sum in shared
- * memory (0 when its lanes diverged: they add atomically one by one);
- * after a barrier thread 0 adds the warps' sums and makes the block's one
- * atomic add; a second barrier lets the buffer be reused. */
-static void block_reduce(ZyGen *g, LLVMValueRef shadow, LLVMValueRef delta) {
-  LLVMContextRef c = g->zm->ctx;
-  LLVMTypeRef t = LLVMTypeOf(delta), i32 = LLVMInt32TypeInContext(c);
-  LLVMBasicBlockRef pbb = zy_gpu_reversed_block(g);
-  LLVMValueRef mask = call0(g, "llvm.nvvm.activemask");
+/* The warp's sum of `delta` at lane 0 where the lanes of the warp are
+ * present together from lane 0 (the mask of those present, `activemask`
+ * or amdgcn's exec mask, is lanes 0..k-1: a full warp, or the block's
+ * last, partial one): shuffles down the warp, lanes past k adding 0.
+ * Otherwise (lanes diverged) each lane adds atomically and the warp's
+ * sum is 0. */
+static LLVMValueRef warp_sum(ZyGen *g, LLVMValueRef shadow, LLVMValueRef delta,
+                             LLVMBasicBlockRef pbb) {
+  const ZyGpuTarget *tg = target(g);
+  LLVMTypeRef t = LLVMTypeOf(delta);
+  LLVMValueRef mask = tg->present(g->b, g->zm->mod);
+  LLVMTypeRef mt = LLVMTypeOf(mask), i32 = LLVMInt32TypeInContext(g->zm->ctx);
   LLVMValueRef low = LLVMBuildICmp(
       g->b, LLVMIntEQ,
-      LLVMBuildAnd(g->b, mask, LLVMBuildAdd(g->b, mask, i32c(g, 1), ""), ""),
-      i32c(g, 0), "");
+      LLVMBuildAnd(g->b, mask,
+                   LLVMBuildAdd(g->b, mask, LLVMConstInt(mt, 1, 0), ""), ""),
+      LLVMConstNull(mt), "");
   LLVMBasicBlockRef warp = new_block(g, "zymase.warp", pbb);
   LLVMBasicBlockRef lane = new_block(g, "zymase.atomic", pbb);
   LLVMBasicBlockRef file = new_block(g, "zymase.warp.file", pbb);
@@ -300,18 +281,18 @@ static void block_reduce(ZyGen *g, LLVMValueRef shadow, LLVMValueRef delta) {
   zy_accumulate(g, shadow, delta, ZY_ACC_ATOMIC);
   LLVMBuildBr(g->b, file);
   LLVMPositionBuilderAtEnd(g->b, warp);
-  LLVMTypeRef pt;
   LLVMValueRef popc = LLVMGetIntrinsicDeclaration(
-      g->zm->mod, LLVMLookupIntrinsicID("llvm.ctpop", 10), &i32, 1);
-  pt = LLVMGlobalGetValueType(popc);
-  LLVMValueRef k = LLVMBuildCall2(g->b, pt, popc, &mask, 1, "");
-  LLVMValueRef me = call0(g, "llvm.nvvm.read.ptx.sreg.laneid");
+      g->zm->mod, LLVMLookupIntrinsicID("llvm.ctpop", 10), &mt, 1);
+  LLVMValueRef k =
+      LLVMBuildCall2(g->b, LLVMGlobalGetValueType(popc), popc, &mask, 1, "");
+  k = LLVMBuildIntCast2(g->b, k, i32, 0, "");
+  LLVMValueRef me = tg->lane(g->b, g->zm->mod);
   LLVMValueRef v = delta;
-  for (int off = 16; off >= 1; off /= 2) {
+  for (int off = 1 << (tg->warp_log2 - 1); off >= 1; off /= 2) {
     LLVMValueRef from = LLVMBuildICmp(
         g->b, LLVMIntULT, LLVMBuildAdd(g->b, me, i32c(g, off), ""), k, "");
     LLVMValueRef got = LLVMBuildSelect(
-        g->b, from, shuffle_down(g, mask, v, off), LLVMConstNull(t), "");
+        g->b, from, shuffle_down(g, mask, me, v, off), LLVMConstNull(t), "");
     v = LLVMBuildFAdd(g->b, v, got, "");
   }
   LLVMBuildBr(g->b, file);
@@ -320,20 +301,35 @@ static void block_reduce(ZyGen *g, LLVMValueRef shadow, LLVMValueRef delta) {
   LLVMValueRef in[2] = {v, LLVMConstNull(t)};
   LLVMBasicBlockRef from[2] = {warp, lane};
   LLVMAddIncoming(sum, in, from, 2);
+  return sum;
+}
+
+/* Same address in every thread of the block, all of them here: each
+ * warp's sum (warp_sum) is filed in shared memory, one slot per 32
+ * threads (thread t & 31 == 0 files its warp's sum if it is lane 0, else
+ * 0: one layout for warps of 32 and wavefronts of 32 or 64); after a
+ * barrier thread 0 adds the slots and makes the block's one atomic add;
+ * a second barrier lets the buffer be reused. */
+static void block_reduce(ZyGen *g, LLVMValueRef shadow, LLVMValueRef delta) {
+  LLVMTypeRef t = LLVMTypeOf(delta), i32 = LLVMInt32TypeInContext(g->zm->ctx);
+  LLVMBasicBlockRef pbb = zy_gpu_reversed_block(g);
+  LLVMValueRef sum = warp_sum(g, shadow, delta, pbb);
   LLVMValueRef warps, tid = linear_tid(g, &warps);
   LLVMValueRef buf = warp_sums(g, t);
   LLVMBasicBlockRef put = new_block(g, "zymase.warp.put", pbb);
   LLVMBasicBlockRef sync = new_block(g, "zymase.block.sync", pbb);
-  LLVMBuildCondBr(g->b,
-                  LLVMBuildICmp(g->b, LLVMIntEQ,
-                                call0(g, "llvm.nvvm.read.ptx.sreg.laneid"),
-                                i32c(g, 0), ""),
-                  put, sync);
+  LLVMValueRef first =
+      LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildAnd(g->b, tid, i32c(g, 31), ""),
+                    i32c(g, 0), "");
+  LLVMBuildCondBr(g->b, first, put, sync);
   LLVMPositionBuilderAtEnd(g->b, put);
+  LLVMValueRef lane0 = LLVMBuildICmp(
+      g->b, LLVMIntEQ, target(g)->lane(g->b, g->zm->mod), i32c(g, 0), "");
   LLVMValueRef at = LLVMBuildGEP2(
       g->b, t, buf, (LLVMValueRef[]){LLVMBuildLShr(g->b, tid, i32c(g, 5), "")},
       1, "");
-  LLVMBuildStore(g->b, sum, at);
+  LLVMBuildStore(g->b, LLVMBuildSelect(g->b, lane0, sum, LLVMConstNull(t), ""),
+                 at);
   LLVMBuildBr(g->b, sync);
   LLVMPositionBuilderAtEnd(g->b, sync);
   barrier(g);
@@ -369,13 +365,7 @@ static void block_reduce(ZyGen *g, LLVMValueRef shadow, LLVMValueRef delta) {
 /* The thread's own element: plain where the launch is one-dimensional
  * (threads differing only in y or z would share it), atomic otherwise. */
 static void owned_add(ZyGen *g, LLVMValueRef shadow, LLVMValueRef delta) {
-  static const char *const dims[] = {
-      "llvm.nvvm.read.ptx.sreg.ntid.y", "llvm.nvvm.read.ptx.sreg.ntid.z",
-      "llvm.nvvm.read.ptx.sreg.nctaid.y", "llvm.nvvm.read.ptx.sreg.nctaid.z"};
-  LLVMValueRef n = call0(g, dims[0]);
-  for (int k = 1; k < 4; k++)
-    n = LLVMBuildMul(g->b, n, call0(g, dims[k]), "");
-  LLVMValueRef one = LLVMBuildICmp(g->b, LLVMIntEQ, n, i32c(g, 1), "");
+  LLVMValueRef one = target(g)->one_dim(g->b, g->zm->mod);
   LLVMBasicBlockRef plain, atomic,
       join = fork(g, one, "owned", &plain, &atomic);
   LLVMPositionBuilderAtEnd(g->b, atomic);
@@ -489,9 +479,7 @@ static void report(ZyGen *g, LLVMValueRef p, const char *how) {
 
 int zy_gpu_accumulate(ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
                       LLVMValueRef delta) {
-  const char *t = triple(g);
-  int nvptx = t && !strncmp(t, "nvptx", 5);
-  if (!nvptx && !(t && !strncmp(t, "amdgcn", 6)))
+  if (!target(g))
     return 0;
   if (zy_parallel_acc_kind(g, p) == ZY_ACC_PLAIN) {
     report(g, p, "plainly (the thread's own stack or heap)");
@@ -501,7 +489,7 @@ int zy_gpu_accumulate(ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
   if (!g->gpu_sites)
     g->gpu_sites = zy_opt_gpu_all_atomic() ? SITES_OTHER : call_sites(g);
   int where = 0;
-  if (nvptx && g->gpu_sites >= SITES_UNIFORM) {
+  if (g->gpu_sites >= SITES_UNIFORM) {
     if (!g->alias)
       g->alias = zy_llvm_alias_new(g->primal);
     where = zy_llvm_alias_gpu_address(g->alias, p, uniform_value, g);

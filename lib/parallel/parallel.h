@@ -138,6 +138,41 @@ int zy_parallel_acc_kind(struct ZyGen *g, LLVMValueRef p);
  * function). */
 int zy_parallel_sole_reader(struct ZyGen *g, LLVMValueRef p);
 
+/* --- Per-target builders for device code (gpu_target.c) ------------------ */
+
+/* What device-code generation builds differently for nvptx and amdgcn;
+ * every builder inserts at `b` in module `m`, integers are i32 unless
+ * said. */
+typedef struct ZyGpuTarget {
+  const char *name;   /* the triple's start */
+  /* 5: warps of 32; 6: wavefronts of 64 (the shuffle tree's first step
+   * is 2^(warp_log2 - 1); in a wavefront of 32 that step adds 0). */
+  unsigned warp_log2;
+  /* The thread's number in its block along `dim` (0-2), or with `size`
+   * the block's size along it. */
+  LLVMValueRef (*thread)(LLVMBuilderRef b, LLVMModuleRef m, int size, int dim);
+  LLVMValueRef (*lane)(LLVMBuilderRef b, LLVMModuleRef m);
+  /* The lanes of the warp here (activemask: i32; the exec mask: i64). */
+  LLVMValueRef (*present)(LLVMBuilderRef b, LLVMModuleRef m);
+  /* Lane `lane` + `off`'s i32 `v`, among the lanes of `mask` (present). */
+  LLVMValueRef (*down)(LLVMBuilderRef b, LLVMModuleRef m, LLVMValueRef mask,
+                       LLVMValueRef lane, LLVMValueRef v, int off);
+  void (*barrier)(LLVMBuilderRef b, LLVMModuleRef m); /* __syncthreads */
+  /* i1: the launch is one-dimensional (one block row, one grid row). */
+  LLVMValueRef (*one_dim)(LLVMBuilderRef b, LLVMModuleRef m);
+  /* Whether primal value `v` is a block or grid size (uniform). */
+  int (*uniform)(LLVMValueRef v);
+} ZyGpuTarget;
+
+/* The builders for module `m`'s target; NULL outside device code. */
+const ZyGpuTarget *zy_gpu_target(LLVMModuleRef m);
+
+/* Whether `call` is inlined into the function to differentiate before
+ * the pre-AD pipeline: a shuffle wrapper (zy_gpu_shuffle_wrapper) or one
+ * of HIP's thread-coordinate accessors (calls at -O0), so that thread
+ * numbers are seen as such. */
+int zy_gpu_wrapper(LLVMValueRef call);
+
 /* --- Accumulation in device code (gpu_accumulate.c) ---------------------- */
 
 /* In a module for a GPU: adds `delta` to `shadow`, the shadow of primal
