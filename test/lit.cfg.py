@@ -98,6 +98,30 @@ cuda_path = os.environ.get("ZYMASE_CUDA_PATH", "/usr/local/cuda")
 if int(config.llvm_major) >= 22 and \
         os.path.exists(os.path.join(cuda_path, "include", "cuda_runtime.h")):
     config.available_features.add("cuda")
+# Feature `cuda-native` when CUDA's ptxas, libdevice and libcudart are
+# there too: %cuda-native builds a program for a real GPU (sm_80), plugin
+# on the device side, so that the PTX the gradients become is checked by
+# ptxas; feature `cuda-gpu` when nvidia-smi lists a GPU to run it on.
+cuda_files = [os.path.join(cuda_path, "bin", "ptxas"),
+              os.path.join(cuda_path, "nvvm", "libdevice", "libdevice.10.bc"),
+              os.path.join(cuda_path, "lib64", "libcudart.so")]
+if "cuda" in config.available_features and \
+        all(os.path.exists(f) for f in cuda_files):
+    config.available_features.add("cuda-native")
+    config.substitutions.append(("%cuda-native", (
+        f"{bin}/clang++ -x cuda --cuda-gpu-arch=sm_80 --cuda-path={cuda_path} "
+        "-Xclang -target-sdk-version=12.0 -Wno-unknown-cuda-version "
+        f"-fpass-plugin={plugin} -I{inc} -I{pub} -L{cuda_path}/lib64 "
+        f"-Wl,-rpath,{cuda_path}/lib64 -lcudart")))
+    import shutil as _sh, subprocess as _sp
+    if _sh.which("nvidia-smi"):
+        try:
+            listed = _sp.run(["nvidia-smi", "-L"], capture_output=True,
+                             text=True, timeout=30).stdout
+        except Exception:
+            listed = ""
+        if "GPU" in listed:
+            config.available_features.add("cuda-gpu")
 # Feature `hip` when the HIP headers of Debian's libamdhip64-dev (HIP 5.2)
 # are installed (tools/install-deps), for the HIP programs (test/gpu/*.hip);
 # clang 19 and 22 both compile them.

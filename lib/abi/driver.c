@@ -7,6 +7,7 @@
 #include "ad/rules.h"
 #include "analysis/registry.h"
 #include "analysis/types.h"
+#include "gpu/gpu.h"
 #include "llvm/glue.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -317,6 +318,8 @@ int zy_run_on_module(LLVMModuleRef m) {
   zy_vec_free(&entries);
   check_leftover_names(m);
   zy_release_snapshots(m);
+  if (zy_gpu_math_finish(m))
+    changed = 1;
   for (size_t i = 0; i < zm->grads.len; i++)
     zy_gradient_entry_free(zm->grads.data[i]);
   zy_vec_free(&zm->grads);

@@ -167,7 +167,13 @@ const ZyRule *zy_rule_for_call(LLVMValueRef callee) {
     return libm_rule(callee, like);
   if (!strncmp(name, "llvm.", 5))
     return intrinsic_rule(name);
-  return LLVMIsDeclaration(callee) ? libm_rule(callee, name) : NULL;
+  /* A GPU math library's functions may be defined (clang links libdevice
+   * into the device module): their rule still applies. */
+  const char *own = LLVMGetValueName(callee);
+  if (LLVMIsDeclaration(callee) || !strncmp(own, "__nv_", 5) ||
+      !strncmp(own, "__ocml_", 7))
+    return libm_rule(callee, name);
+  return NULL;
 }
 
 static int is_fp(LLVMTypeRef t) {

@@ -23,6 +23,23 @@ extern "C" {
  * Returns -1 after reporting errors (located diagnostics), else 0. */
 int zy_gpu_to_host(LLVMModuleRef m);
 
+/* GPU on CPU: replaces `call`, an inline PTX snippet of CUDA's libdevice,
+ * by the same arithmetic in host IR (ptx_asm.c).  Returns 0 (nothing
+ * changed) for any other inline assembly. */
+int zy_gpu_ptx_asm(LLVMModuleRef m, LLVMValueRef call);
+
+/* Device math around AD (device_math.c).  Before the optimizer
+ * (PipelineStart): libdevice's __nv_* and ocml's __ocml_* functions that
+ * clang linked into a device module and that have a derivative rule get
+ * `noinline`, so that they stay calls until the gradients are made. */
+void zy_gpu_math_keep(LLVMModuleRef m);
+/* After AD: math intrinsics a GPU backend cannot select (f64 sin, exp,
+ * log, pow, ...) become calls of the device library; with libdevice in
+ * the module (a CUDA compilation for a real GPU), what it lacks is linked
+ * from libdevice's bitcode and the kept functions are inlined again.
+ * Returns -1 after a located error (libdevice not found). */
+int zy_gpu_math_finish(LLVMModuleRef m);
+
 #ifdef __cplusplus
 }
 #endif

@@ -144,9 +144,9 @@ static void map_intrinsics(LLVMModuleRef m) {
   }
 }
 
-/* Step 2: inline assembly is PTX; refused.  Sync scopes (block, device)
- * are GPU notions: every fence and atomic becomes system-wide, which the
- * host honours. */
+/* Step 2: inline assembly is PTX; refused, but for libdevice's own
+ * snippets (ptx_asm.c).  Sync scopes (block, device) are GPU notions:
+ * every fence and atomic becomes system-wide, which the host honours. */
 static void check_bodies(LLVMModuleRef m) {
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn;
        fn = LLVMGetNextFunction(fn)) {
@@ -155,9 +155,11 @@ static void check_bodies(LLVMModuleRef m) {
     zy_llvm_system_sync_scopes(fn);
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
          bb = LLVMGetNextBasicBlock(bb))
-      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
-           i = LLVMGetNextInstruction(i)) {
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
+        next = LLVMGetNextInstruction(i);
         if (!LLVMIsACallInst(i) || !LLVMIsAInlineAsm(LLVMGetCalledValue(i)))
+          continue;
+        if (!amdgcn && zy_gpu_ptx_asm(m, i))
           continue;
         size_t len;
         const char *asm_text =

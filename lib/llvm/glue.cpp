@@ -27,6 +27,11 @@
 #include "llvm/Transforms/IPO/FunctionAttrs.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Transforms/IPO/AlwaysInliner.h"
+#include "llvm/Transforms/IPO/Internalize.h"
 #include "llvm/Transforms/Utils/BuildLibCalls.h"
 #include "llvm/Transforms/Utils/CallPromotionUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -39,6 +44,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 #include <numeric>
@@ -215,6 +221,50 @@ extern "C" int zy_llvm_inline_call(LLVMValueRef call) {
     return 0;
   InlineFunctionInfo IFI;
   return InlineFunction(*CB, IFI).isSuccess();
+}
+
+extern "C" int zy_llvm_link_needed(LLVMModuleRef m, const char *path,
+                                   char **err) {
+  Module &M = *unwrap(m);
+  auto fail = [err](const std::string &What) {
+    *err = strdup(What.c_str());
+    return 1;
+  };
+  auto Buf = MemoryBuffer::getFile(path);
+  if (!Buf)
+    return fail(std::string(path) + ": " + Buf.getError().message());
+  Expected<std::unique_ptr<Module>> Lib =
+      parseBitcodeFile((*Buf)->getMemBufferRef(), M.getContext());
+  if (!Lib)
+    return fail(std::string(path) + ": " + toString(Lib.takeError()));
+  (*Lib)->setTargetTriple(M.getTargetTriple());
+  (*Lib)->setDataLayout(M.getDataLayout());
+  // What is linked becomes internal, as clang's builtin bitcode.
+  if (Linker::linkModules(
+          M, std::move(*Lib), Linker::LinkOnlyNeeded,
+          [](Module &M, const StringSet<> &Names) {
+            internalizeModule(M, [&Names](const GlobalValue &GV) {
+              return !GV.hasName() || !Names.count(GV.getName());
+            });
+          }))
+    return fail(std::string(path) + ": the link failed");
+  return 0;
+}
+
+extern "C" void zy_llvm_always_inline(LLVMModuleRef m) {
+  PassBuilder PB;
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  ModulePassManager MPM;
+  MPM.addPass(AlwaysInlinerPass(/*InsertLifetime=*/false));
+  MPM.run(*unwrap(m), MAM);
 }
 
 extern "C" LLVMValueRef zy_llvm_invoke_to_call(LLVMValueRef inst) {

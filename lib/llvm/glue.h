@@ -64,6 +64,13 @@ void zy_llvm_infer_libfunc_attrs(LLVMValueRef fn);
 /* Inlines the direct call `call`; 0 when LLVM refuses (e.g. varargs,
  * interposable callee). */
 int zy_llvm_inline_call(LLVMValueRef call);
+/* Links from the bitcode file at `path` what module `m` needs of it
+ * (its definitions of functions `m` only declares), internal, as clang's
+ * -mlink-builtin-bitcode does.  Returns 0, or 1 with a malloc'ed message
+ * in *err. */
+int zy_llvm_link_needed(LLVMModuleRef m, const char *path, char **err);
+/* Runs LLVM's always-inliner on module `m`. */
+void zy_llvm_always_inline(LLVMModuleRef m);
 
 
 /* Replaces the `invoke` `inst` by a call of the same callee and arguments

@@ -117,6 +117,15 @@ struct ZymaseSnapshotPass : PassInfoMixin<ZymaseSnapshotPass> {
   static bool isRequired() { return true; }
 };
 
+// Runs before the optimizer: device math stays calls until AD (lib/gpu).
+struct ZymaseDeviceMathPass : PassInfoMixin<ZymaseDeviceMathPass> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    zy_gpu_math_keep(wrap(&M));
+    return PreservedAnalyses::none();
+  }
+  static bool isRequired() { return true; }
+};
+
 // print<zymase-activity> and print<zymase-types>: run a C printer on each
 // function with a body.
 template <void (*Print)(LLVMValueRef, char **)>
@@ -164,6 +173,7 @@ void registerCallbacks(PassBuilder &PB) {
   // (at -O0 nothing is inlined and the function itself is that copy).
   PB.registerPipelineStartEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel L) {
+        MPM.addPass(ZymaseDeviceMathPass());
         if (L != OptimizationLevel::O0)
           MPM.addPass(ZymaseSnapshotPass());
       });

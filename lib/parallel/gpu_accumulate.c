@@ -7,6 +7,7 @@
 #include "parallel.h"
 
 #include "ad/ad.h"
+#include "ad/rules.h"
 #include "cache/cache.h"
 
 #include <stdio.h>
@@ -412,6 +413,13 @@ static LLVMValueRef shadow_at_return(ZyGen *g, LLVMValueRef p) {
                        shadow_at_return(g, LLVMGetOperand(p, 0)), idx, n, "");
 }
 
+/* Math calls with a rule write at most errno (libdevice's and ocml's
+ * not even that), never user memory. */
+static int math_call(LLVMValueRef call, void *ctx) {
+  (void)ctx;
+  return zy_rule_call(call);
+}
+
 /* Whether the adjoints of the load being reversed (of uniform address
  * `p`) may be summed in a slot of the thread and added to the shadow
  * when the gradient returns: nothing in the function writes that memory
@@ -423,7 +431,7 @@ static int deferrable(ZyGen *g, LLVMValueRef p) {
     return 0;
   if (!known_at_return(g, p, 0))
     return 0;
-  return !zy_llvm_alias_load_clobbered(g->alias, i, 0, NULL, NULL);
+  return !zy_llvm_alias_load_clobbered(g->alias, i, 0, math_call, NULL);
 }
 
 static void defer(ZyGen *g, LLVMValueRef p, LLVMValueRef delta) {

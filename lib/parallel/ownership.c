@@ -151,8 +151,9 @@ static int separate(ZyGen *g, LLVMValueRef p, LLVMValueRef q) {
 }
 
 /* Whether instruction `i` (other than a load of `p` itself) may add
- * adjoints to the shadow of memory `p` points into: it reads floats there
- * (integers and pointers carry no adjoint), or hands memory that may
+ * adjoints to the shadow of memory `p` points into: it reads active
+ * floats there (integers, pointers and values the activity analysis
+ * finds inactive carry no adjoint), or hands memory that may
  * overlap to a call. */
 static int also_reads(ZyGen *g, LLVMValueRef i, LLVMValueRef p) {
   LLVMOpcode op = LLVMGetInstructionOpcode(i);
@@ -161,6 +162,9 @@ static int also_reads(ZyGen *g, LLVMValueRef i, LLVMValueRef p) {
     if (!zy_type_differentiable(LLVMTypeOf(v)))
       return 0;
     if (LLVMGetOperand(i, 0) == p && op == LLVMLoad)
+      return 0;
+    /* A load whose value carries no derivative adds no adjoint. */
+    if (op == LLVMLoad && g->act && !zy_activity_active(g->act, i))
       return 0;
     return !separate(g, p, LLVMGetOperand(i, 0)) &&
            zy_llvm_alias_may_overlap(g->alias, p, i);
