@@ -341,9 +341,25 @@ static LLVMValueRef buffer_elem(ZyGen *g, LLVMBuilderRef b, ZyLoop *l,
   return LLVMBuildInBoundsGEP2(b, t, buf, &idx, 1, "");
 }
 
+/* The type a value of type `t` is kept as in a loop's buffer: a pointer
+ * narrower than 64 bits (amdgcn's LDS and private pointers) as a generic
+ * (flat) pointer, whose size stays the same after the GPU-on-CPU
+ * retargeting makes every pointer 64-bit (a buffer sized for 4-byte
+ * pointers would overflow; an integer of the pointer would be narrowed to
+ * 32 bits by the device optimizer). */
+static LLVMTypeRef stored_type(ZyGen *g, LLVMTypeRef t) {
+  if (LLVMGetTypeKind(t) != LLVMPointerTypeKind)
+    return t;
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(g->zm->mod);
+  return LLVMPointerSizeForAS(td, LLVMGetPointerAddressSpace(t)) <
+                 LLVMPointerSizeForAS(td, 0)
+             ? LLVMPointerTypeInContext(g->zm->ctx, 0)
+             : t;
+}
+
 LLVMValueRef zy_loops_reload(ZyGen *g, LLVMValueRef fv, ZyLoop *l) {
   ZyLoop *ivl = zy_map_get(&g->loopiv, fv);
-  LLVMTypeRef i64 = i64_type(g), t = LLVMTypeOf(fv);
+  LLVMTypeRef i64 = i64_type(g), vt = LLVMTypeOf(fv), t = stored_type(g, vt);
   if (ivl) /* the iteration number: the reverse counts it down */
     return LLVMBuildLoad2(g->b, i64, ivl->rc, "zymase.iv");
   LLVMValueRef slot = zy_map_get(&g->cache, fv);
@@ -371,7 +387,8 @@ LLVMValueRef zy_loops_reload(ZyGen *g, LLVMValueRef fv, ZyLoop *l) {
     zy_map_put(&g->cache, fv, slot);
     LLVMBuilderRef b = LLVMCreateBuilderInContext(g->zm->ctx);
     zy_position_after(g, b, fv);
-    LLVMBuildStore(b, fv, buffer_elem(g, b, l, slot, t, l->idx));
+    LLVMValueRef kept = t == vt ? fv : LLVMBuildAddrSpaceCast(b, fv, t, "");
+    LLVMBuildStore(b, kept, buffer_elem(g, b, l, slot, t, l->idx));
     LLVMDisposeBuilder(b);
     char how[256];
     const char *hn = LLVMGetBasicBlockName(l->header);
@@ -390,7 +407,9 @@ LLVMValueRef zy_loops_reload(ZyGen *g, LLVMValueRef fv, ZyLoop *l) {
   }
   LLVMValueRef n = LLVMBuildLoad2(g->b, i64, l->count, "");
   LLVMValueRef idx = LLVMBuildSub(g->b, n, LLVMConstInt(i64, 1, 0), "");
-  return LLVMBuildLoad2(g->b, t, buffer_elem(g, g->b, l, slot, t, idx), "");
+  LLVMValueRef v =
+      LLVMBuildLoad2(g->b, t, buffer_elem(g, g->b, l, slot, t, idx), "");
+  return t == vt ? v : LLVMBuildAddrSpaceCast(g->b, v, vt, "");
 }
 
 /* --- After both sweeps ---------------------------------------------------- */

@@ -15,13 +15,15 @@
 
 enum { AS_SHARED = 3 };
 
-/* Whether `f` is one of the barrier intrinsics (block or warp). */
+/* Whether `f` is one of the barrier intrinsics (block or warp; amdgcn's
+ * s_barrier, which HIP's __syncthreads calls between two fences). */
 static int barrier_fn(LLVMValueRef f) {
   if (!f || !LLVMIsAFunction(f))
     return 0;
   const char *n = LLVMGetValueName(f);
   return !strncmp(n, "llvm.nvvm.barrier", 17) ||
-         !strcmp(n, "llvm.nvvm.bar.warp.sync");
+         !strcmp(n, "llvm.nvvm.bar.warp.sync") ||
+         !strcmp(n, "llvm.amdgcn.s.barrier");
 }
 
 int zy_gpu_reverse_needed(LLVMValueRef inst) {
@@ -32,6 +34,12 @@ int zy_gpu_reverse_needed(LLVMValueRef inst) {
  * mask, a predicate of the counting forms) as in the forward. */
 int zy_gpu_reverse_sync(ZyGen *g, LLVMValueRef call) {
   LLVMValueRef f = LLVMGetCalledValue(call);
+  if (!strcmp(LLVMGetValueName(f), "llvm.amdgcn.s.barrier")) {
+    /* With the fences of __syncthreads around it: the adjoints stored
+     * before it are seen after it. */
+    zy_gpu_target(g->zm->mod)->barrier(g->b, g->zm->mod);
+    return 0;
+  }
   unsigned n = LLVMGetNumArgOperands(call);
   LLVMValueRef args[4];
   if (n > 4)
@@ -90,25 +98,6 @@ int zy_gpu_shared_shadow(ZyGen *g, LLVMValueRef gv, LLVMValueRef *shadow) {
   return 0;
 }
 
-static LLVMValueRef sreg(LLVMBuilderRef b, LLVMModuleRef m, const char *name) {
-  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
-  LLVMValueRef f = LLVMGetIntrinsicDeclaration(m, id, NULL, 0);
-  return LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, NULL, 0, "");
-}
-
-static void block_barrier(LLVMBuilderRef b, LLVMModuleRef m) {
-  const char *name = "llvm.nvvm.barrier.cta.sync.aligned.all";
-  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
-  if (!id) {
-    sreg(b, m, "llvm.nvvm.barrier0"); /* LLVM 19 */
-    return;
-  }
-  LLVMValueRef f = LLVMGetIntrinsicDeclaration(m, id, NULL, 0);
-  LLVMValueRef zero =
-      LLVMConstInt(LLVMInt32TypeInContext(LLVMGetModuleContext(m)), 0, 0);
-  LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, &zero, 1, "");
-}
-
 /* At the end of the gradient's entry block (builder `b`): a barrier (the
  * shadows may still be read by a previous call), the block's threads
  * zeroing the shared shadows byte by byte from their thread number by
@@ -122,13 +111,11 @@ void zy_gpu_zero_shared(ZyGen *g, LLVMBuilderRef b, LLVMBasicBlockRef next) {
   LLVMContextRef c = g->zm->ctx;
   LLVMTypeRef i32 = LLVMInt32TypeInContext(c), i8 = LLVMInt8TypeInContext(c);
   LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
-  block_barrier(b, m);
-  LLVMValueRef nx = sreg(b, m, "llvm.nvvm.read.ptx.sreg.ntid.x");
-  LLVMValueRef ny = sreg(b, m, "llvm.nvvm.read.ptx.sreg.ntid.y");
-  LLVMValueRef nz = sreg(b, m, "llvm.nvvm.read.ptx.sreg.ntid.z");
-  LLVMValueRef x = sreg(b, m, "llvm.nvvm.read.ptx.sreg.tid.x");
-  LLVMValueRef y = sreg(b, m, "llvm.nvvm.read.ptx.sreg.tid.y");
-  LLVMValueRef z = sreg(b, m, "llvm.nvvm.read.ptx.sreg.tid.z");
+  const ZyGpuTarget *t = zy_gpu_target(m);
+  t->barrier(b, m);
+  LLVMValueRef nx = t->thread(b, m, 1, 0), ny = t->thread(b, m, 1, 1);
+  LLVMValueRef nz = t->thread(b, m, 1, 2), x = t->thread(b, m, 0, 0);
+  LLVMValueRef y = t->thread(b, m, 0, 1), z = t->thread(b, m, 0, 2);
   LLVMValueRef n = LLVMBuildMul(b, LLVMBuildMul(b, nx, ny, ""), nz, "");
   LLVMValueRef me = LLVMBuildAdd(
       b, x,
@@ -159,6 +146,6 @@ void zy_gpu_zero_shared(ZyGen *g, LLVMBuilderRef b, LLVMBasicBlockRef next) {
                     (LLVMBasicBlockRef[]){from, body}, 2);
     LLVMPositionBuilderAtEnd(b, done);
   }
-  block_barrier(b, m);
+  t->barrier(b, m);
   LLVMBuildBr(b, next);
 }

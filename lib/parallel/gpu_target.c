@@ -196,12 +196,14 @@ const ZyGpuTarget *zy_gpu_target(LLVMModuleRef m) {
 }
 
 /* HIP's accessors of threadIdx, blockIdx, blockDim, gridDim (calls at -O0:
- * `__HIP_Coordinates<__HIP_BlockIdx>::__X::operator unsigned`, ...), with
- * a body in an amdgcn module. */
+ * `__HIP_Coordinates<__HIP_BlockIdx>::__X::operator unsigned`, ...) and
+ * its `__syncthreads` (`__barrier`, `__work_group_barrier`: fences around
+ * `s.barrier`), with a body in an amdgcn module. */
 static int hip_coordinate(LLVMValueRef f) {
-  static const char *const parts[] = {"__HIP_Coordinates", "__HIP_ThreadIdx",
-                                      "__HIP_BlockIdx", "__HIP_BlockDim",
-                                      "__HIP_GridDim"};
+  static const char *const parts[] = {
+      "__HIP_Coordinates", "__HIP_ThreadIdx", "__HIP_BlockIdx",
+      "__HIP_BlockDim",    "__HIP_GridDim",   "__syncthreads",
+      "__barrier",         "__work_group_barrier"};
   if (!f || !LLVMIsAFunction(f) || LLVMIsDeclaration(f) ||
       strncmp(LLVMGetTarget(LLVMGetGlobalParent(f)), "amdgcn", 6))
     return 0;
