@@ -1,7 +1,12 @@
 // lbm.cu - a lattice Boltzmann D2Q9 step (BGK collision, pull streaming,
 // periodic box): one GPU thread per cell, 16x16 blocks, the lattice's
 // velocities and weights in __constant__ memory; checked against the
-// serial step.  Usage: lbm [nx ny steps]
+// serial step.  Then the gradient of one step, J = sum seed * fout, with
+// respect to the distributions fin (each cell's thread reads its
+// neighbours: scatter-adds) and the relaxation rate omega (read by every
+// thread: a reduction): Zymase's (__enzyme_autodiff of the thread's body)
+// against a hand-written adjoint kernel and central finite differences.
+// Usage: lbm [nx ny steps [reps]]
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "bench.h"
 
@@ -39,6 +44,171 @@ __global__ void step(const double *fin, double *fout, int nx, int ny,
   int y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x < nx && y < ny)
     cell(fin, fout, x, y, nx, ny, omega, cx_d, cy_d, w_d);
+}
+
+/* The thread's cell, the body that Zymase differentiates (omega in
+ * memory: its adjoint is a sum over the grid). */
+__device__ void cell_thread(const double *__restrict__ fin,
+                            double *__restrict__ fout,
+                            const double *__restrict__ omega, int nx, int ny) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < nx && y < ny)
+    cell(fin, fout, x, y, nx, ny, *omega, cx_d, cy_d, w_d);
+}
+
+/* d/d(fin, omega) of sum dfout * fout, added to dfin and *domega; dfout
+ * consumed (zeroed), as Enzyme does. */
+__global__ void step_zymase(const double *fin, double *dfin, double *fout,
+                            double *dfout, const double *omega,
+                            double *domega, int nx, int ny) {
+  __enzyme_autodiff((void *)cell_thread, enzyme_dup, fin, dfin, enzyme_dup,
+                    fout, dfout, enzyme_dup, omega, domega, enzyme_const, nx,
+                    enzyme_const, ny);
+}
+/* The same with respect to omega only (the reduction-shaped part). */
+__global__ void step_zymase_omega(const double *fin, double *fout,
+                                  double *dfout, const double *omega,
+                                  double *domega, int nx, int ny) {
+  __enzyme_autodiff((void *)cell_thread, enzyme_const, fin, enzyme_dup, fout,
+                    dfout, enzyme_dup, omega, domega, enzyme_const, nx,
+                    enzyme_const, ny);
+}
+
+/* The hand-written adjoint: pull streaming is a permutation, so each
+ * thread pushes its cell's adjoints back to the cells it read with plain
+ * adds; omega's adjoint is summed over the block (block_add). */
+__global__ void step_adjoint(const double *fin, double *dfin, double *dfout,
+                             const double *omega, double *domega, int nx,
+                             int ny) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  double dom = 0;
+  if (x < nx && y < ny) {
+    long n = (long)nx * ny, c = (long)y * nx + x, at[9];
+    double f[9], rho = 0, mx = 0, my = 0, om = *omega;
+    for (int q = 0; q < 9; q++) {
+      int xs = (x - cx_d[q] + nx) % nx, ys = (y - cy_d[q] + ny) % ny;
+      at[q] = q * n + (long)ys * nx + xs;
+      f[q] = fin[at[q]];
+      rho += f[q], mx += f[q] * cx_d[q], my += f[q] * cy_d[q];
+    }
+    double ux = mx / rho, uy = my / rho, uu = 1.5 * (ux * ux + uy * uy);
+    double fb[9], rhob = 0, uxb = 0, uyb = 0, uub = 0;
+    for (int q = 0; q < 9; q++) {
+      double cu = 3 * (cx_d[q] * ux + cy_d[q] * uy);
+      double p = 1 + cu + 0.5 * cu * cu - uu, feq = w_d[q] * rho * p;
+      double g = dfout[q * n + c];
+      dfout[q * n + c] = 0;
+      fb[q] = (1 - om) * g;
+      dom -= (f[q] - feq) * g;
+      double feqb = om * g, cub = w_d[q] * rho * (1 + cu) * feqb;
+      rhob += w_d[q] * p * feqb;
+      uub -= w_d[q] * rho * feqb;
+      uxb += 3 * cx_d[q] * cub, uyb += 3 * cy_d[q] * cub;
+    }
+    uxb += 3 * ux * uub, uyb += 3 * uy * uub;
+    rhob -= (uxb * ux + uyb * uy) / rho;
+    for (int q = 0; q < 9; q++)
+      dfin[at[q]] += fb[q] + rhob + (uxb * cx_d[q] + uyb * cy_d[q]) / rho;
+  }
+  block_add(domega, dom);
+}
+
+/* J = sum seed * fout of one serial step. */
+static double objective(const double *fin, double *fout, const double *seed,
+                        int nx, int ny, double omega) {
+  double j = 0;
+  for (int y = 0; y < ny; y++)
+    for (int x = 0; x < nx; x++)
+      cell(fin, fout, x, y, nx, ny, omega, cx_h, cy_h, w_h);
+  for (long k = 0; k < 9L * nx * ny; k++)
+    j += seed[k] * fout[k];
+  return j;
+}
+
+/* The gradients of one step at state `fin` (host): checked, timed, their
+ * atomics counted. */
+static void gradients(double *fin, int nx, int ny, double omega, int reps) {
+  long n = (long)nx * ny, m = 9 * n, size = m * sizeof(double);
+  double *seed = (double *)malloc(size), *gz = (double *)malloc(size);
+  double *gh = (double *)malloc(size), *tmp = (double *)malloc(size);
+  for (long k = 0; k < m; k++)
+    seed[k] = cos(0.37 * k);
+  double *d_fin, *d_dfin, *d_fout, *d_dfout, *d_om, *d_dom, dom_z, dom_h;
+  CK(cudaMalloc(&d_fin, size));
+  CK(cudaMalloc(&d_dfin, size));
+  CK(cudaMalloc(&d_fout, size));
+  CK(cudaMalloc(&d_dfout, size));
+  CK(cudaMalloc(&d_om, sizeof(double)));
+  CK(cudaMalloc(&d_dom, sizeof(double)));
+  CK(cudaMemcpy(d_fin, fin, size, cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(d_om, &omega, sizeof(double), cudaMemcpyHostToDevice));
+  dim3 block(16, 16), grid((nx + 15) / 16, (ny + 15) / 16);
+  long long at[3];
+  for (int which = 0; which < 2; which++) {
+    CK(cudaMemcpy(d_dfout, seed, size, cudaMemcpyHostToDevice));
+    CK(cudaMemset(d_dfin, 0, size));
+    CK(cudaMemset(d_dom, 0, sizeof(double)));
+    long long a0 = atomics_now();
+    if (which == 0)
+      step_zymase<<<grid, block>>>(d_fin, d_dfin, d_fout, d_dfout, d_om, d_dom,
+                                   nx, ny);
+    else
+      step_adjoint<<<grid, block>>>(d_fin, d_dfin, d_dfout, d_om, d_dom, nx,
+                                    ny);
+    CK(cudaDeviceSynchronize());
+    at[which == 0 ? 0 : 2] = atomics_now() - a0;
+    CK(cudaMemcpy(which ? gh : gz, d_dfin, size, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(which ? &dom_h : &dom_z, d_dom, sizeof(double),
+                  cudaMemcpyDeviceToHost));
+  }
+  CK(cudaMemcpy(d_dfout, seed, size, cudaMemcpyHostToDevice));
+  CK(cudaMemset(d_dom, 0, sizeof(double)));
+  long long a0 = atomics_now();
+  step_zymase_omega<<<grid, block>>>(d_fin, d_fout, d_dfout, d_om, d_dom, nx,
+                                     ny);
+  CK(cudaDeviceSynchronize());
+  at[1] = atomics_now() - a0;
+  double dom_o;
+  CK(cudaMemcpy(&dom_o, d_dom, sizeof(double), cudaMemcpyDeviceToHost));
+  grad_agree("lbm dJ/dfin", gz, gh, m, 1e-12);
+  grad_agree("lbm dJ/domega", &dom_z, &dom_h, 1, 1e-10);
+  grad_agree("lbm dJ/domega (omega only)", &dom_o, &dom_h, 1, 1e-10);
+  /* Central differences: omega, the largest dJ/dfin and two others. */
+  double h = 1e-6;
+  fd_agree("lbm dJ/domega", dom_h,
+           (objective(fin, tmp, seed, nx, ny, omega + h) -
+            objective(fin, tmp, seed, nx, ny, omega - h)) /
+               (2 * h),
+           1e-6);
+  long pick[3] = {argmax_abs(gh, m), m / 3 + 7, m - 5};
+  for (long k : pick) {
+    double keep = fin[k];
+    fin[k] = keep + h;
+    double jp = objective(fin, tmp, seed, nx, ny, omega);
+    fin[k] = keep - h;
+    double jm = objective(fin, tmp, seed, nx, ny, omega);
+    fin[k] = keep;
+    fd_agree("lbm dJ/dfin", gh[k], (jp - jm) / (2 * h), 1e-6);
+  }
+  double primal = best_ms(reps, [&] {
+    step<<<grid, block>>>(d_fin, d_fout, nx, ny, omega);
+    CK(cudaDeviceSynchronize());
+  });
+  double zy = best_ms(reps, [&] {
+    step_zymase<<<grid, block>>>(d_fin, d_dfin, d_fout, d_dfout, d_om, d_dom,
+                                 nx, ny);
+    CK(cudaDeviceSynchronize());
+  });
+  double hand = best_ms(reps, [&] {
+    step_adjoint<<<grid, block>>>(d_fin, d_dfin, d_dfout, d_om, d_dom, nx, ny);
+    CK(cudaDeviceSynchronize());
+  });
+  grad_report("lbm", primal, zy, hand, at[0], at[1], at[2]);
+  cudaFree(d_fin), cudaFree(d_dfin), cudaFree(d_fout), cudaFree(d_dfout);
+  cudaFree(d_om), cudaFree(d_dom);
+  free(seed), free(gz), free(gh), free(tmp);
 }
 
 int main(int argc, char **argv) {
@@ -80,5 +250,6 @@ int main(int argc, char **argv) {
   CK(cudaMemcpy(g, da, size, cudaMemcpyDeviceToHost));
   agree("lbm", g, a, 9 * n, 1e-12);
   report("lbm", serial, gpu);
+  gradients(a, nx, ny, omega, argc > 4 ? atoi(argv[4]) : 3);
   return 0;
 }
