@@ -60,13 +60,17 @@ static long long atomics_now() { return (long long)zymase_gpu_atomics(); }
 #else
 static long long atomics_now() { return -1; }
 #endif
+static long long atomics_since(long long before) {
+  return before < 0 ? -1 : atomics_now() - before;
+}
 
 /* The hand-written adjoints' sum of `v` over the block (of whole warps)
  * added to *dst: shuffles down each warp, the warps' sums in shared
  * memory, one atomic add per block. */
 __device__ static void block_add(double *dst, double v) {
   __shared__ double warp_sum[32];
-  unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  unsigned tid =
+      threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
   unsigned nt = blockDim.x * blockDim.y * blockDim.z;
   for (int off = 16; off; off >>= 1)
     v += __shfl_down_sync(0xffffffffu, v, off);
@@ -129,7 +133,8 @@ static long argmax_abs(const double *v, long n) {
   return k;
 }
 
-/* The gradient line, which benchmarks/gpu/run reads. */
+/* The gradient line, which benchmarks/gpu/run reads (atomics -1: not
+ * counted). */
 static void grad_report(const char *name, double primal, double zymase,
                         double hand, long long at_zymase, long long at_scalar,
                         long long at_hand) {
