@@ -10,7 +10,7 @@
 // entry) and the density (every thread: a reduction): Zymase's
 // (__enzyme_autodiff of the thread's body) against a hand-written
 // adjoint kernel and central finite differences.
-// Usage: xsbench [lookups [reps]]
+// Usage: xsbench [lookups [reps]] (reps 0: the primal only)
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "bench.h"
 
@@ -300,6 +300,8 @@ int main(int argc, char **argv) {
   CK(cudaMemcpy(got, dout, sizeof(double) * n * XS, cudaMemcpyDeviceToHost));
   agree("xsbench", got, ref, n * XS, 1e-12);
   report("xsbench", serial, gpu);
-  gradients(n, grid, mats, conc, density, argc > 2 ? atoi(argv[2]) : 3);
+  int reps = argc > 2 ? atoi(argv[2]) : 3;
+  if (reps > 0) /* 0: the primal only */
+    gradients(n, grid, mats, conc, density, reps);
   return 0;
 }
