@@ -477,6 +477,23 @@ void zy_gpu_finish(ZyGen *g) {
   LLVMInsertIntoBuilder(g->b, ret);
 }
 
+/* An atomic add of a float or double adjoint, skipped when it is zero:
+ * a value loaded in a loop and used after it (GVN reuses the last
+ * iteration's load of a binary search) has a zero adjoint in every other
+ * iteration, which would make as many atomics of nothing. */
+static void nonzero_atomic(ZyGen *g, LLVMValueRef shadow, LLVMValueRef delta) {
+  LLVMBasicBlockRef pbb = zy_gpu_reversed_block(g);
+  LLVMBasicBlockRef add = new_block(g, "zymase.atomic.nonzero", pbb);
+  LLVMBasicBlockRef done = new_block(g, "zymase.atomic.done", pbb);
+  LLVMValueRef nz = LLVMBuildFCmp(g->b, LLVMRealUNE, delta,
+                                  LLVMConstNull(LLVMTypeOf(delta)), "");
+  LLVMBuildCondBr(g->b, nz, add, done);
+  LLVMPositionBuilderAtEnd(g->b, add);
+  zy_accumulate(g, shadow, delta, ZY_ACC_ATOMIC);
+  LLVMBuildBr(g->b, done);
+  LLVMPositionBuilderAtEnd(g->b, done);
+}
+
 /* A line of the cache report (-zymase-print-cache), once per pointer. */
 static void report(ZyGen *g, LLVMValueRef p, const char *how) {
   if (zy_map_has(&g->reported, p))
@@ -524,6 +541,9 @@ int zy_gpu_accumulate(ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
   } else if (where == 1 && scalar && convergent_here(g)) {
     report(g, p, "by warp and block sums, then one atomic add per block");
     block_reduce(g, shadow, delta);
+  } else if (scalar && !zy_opt_gpu_all_atomic()) {
+    report(g, p, "atomically, when not zero");
+    nonzero_atomic(g, shadow, delta);
   } else {
     report(g, p, "atomically");
     zy_accumulate(g, shadow, delta, ZY_ACC_ATOMIC);

@@ -4,7 +4,9 @@
 // atomicCAS, a CAS loop) give N*K; a gradient whose threads all add into
 // the same two parameters makes one atomic per block and parameter (two
 // per thread with -zymase-gpu-all-atomic); a thread-owned elementwise
-// gradient none; without the option nothing is counted.
+// gradient none; a neighbour's adjoint (atomic) one per thread whose
+// adjoint is not zero (every thread with -zymase-gpu-all-atomic); without
+// the option nothing is counted.
 // REQUIRES: cuda
 // RUN: %gpu-clang -O0 -mllvm -zymase-gpu-count-atomics %s -o %t0 && %t0
 // RUN: %gpu-clang -O2 -mllvm -zymase-gpu-count-atomics %s -o %t2 && %t2
@@ -62,6 +64,18 @@ __global__ void square_gradient(const double *x, double *dx, double *y,
                                 double *dy, int n) {
   __enzyme_autodiff((void *)square, enzyme_dup, x, dx, enzyme_dup, y, dy,
                     enzyme_const, n);
+}
+
+/* y_i = c_i x_{i+1}: a neighbour (atomic); c_i = 0 for even i. */
+__device__ void shift(const double *x, const double *c, double *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    y[i] = c[i] * x[i + 1];
+}
+__global__ void shift_gradient(const double *x, double *dx, const double *c,
+                               double *y, double *dy, int n) {
+  __enzyme_autodiff((void *)shift, enzyme_dup, x, dx, enzyme_const, c,
+                    enzyme_dup, y, dy, enzyme_const, n);
 }
 
 #ifdef NOT_COUNTED
@@ -140,5 +154,31 @@ int main() {
               (double)COUNTED(square_atomics));
   to_host(dx, d_dx, fn);
   check_array("square gradient: dx", dx, wantx, fn, 1e-14);
+
+  /* The neighbour: an atomic per odd thread (zero adjoints skipped). */
+  double c[fn];
+  for (int k = 0; k < fn; k++)
+    c[k] = k % 2 ? 0.5 + k : 0, wantx[k] = k ? c[k - 1] : 0;
+  double *d_c = to_device(c, fn), *d_x1;
+  CK(cudaMalloc(&d_x1, (fn + 1) * sizeof(double)));
+  CK(cudaMemset(d_x1, 0, (fn + 1) * sizeof(double)));
+  CK(cudaMemset(d_dx, 0, fn * sizeof(double)));
+  CK(cudaMemcpy(d_dy, ones, fn * sizeof(double), cudaMemcpyHostToDevice));
+  double *d_dx1;
+  CK(cudaMalloc(&d_dx1, (fn + 1) * sizeof(double)));
+  CK(cudaMemset(d_dx1, 0, (fn + 1) * sizeof(double)));
+  before = zymase_gpu_atomics();
+  shift_gradient<<<fb, bs>>>(d_x1, d_dx1, d_c, d_y, d_dy, fn);
+  CK(cudaDeviceSynchronize());
+#ifdef ALL_ATOMIC
+  const int shift_atomics = fn;
+#else
+  const int shift_atomics = fn / 2;
+#endif
+  check_value("shift gradient: atomics",
+              (double)(zymase_gpu_atomics() - before),
+              (double)COUNTED(shift_atomics));
+  to_host(dx, d_dx1, fn);
+  check_array("shift gradient: dx", dx, wantx, fn, 1e-14);
   return gpu_report();
 }
