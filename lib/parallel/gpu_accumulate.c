@@ -282,8 +282,11 @@ static LLVMValueRef linear_tid(ZyGen *g, LLVMValueRef *warps) {
  * adjoints down the warp by shuffles; lane 0 files the sum in shared
  * memory (0 when its lanes diverged: they add atomically one by one);
  * after a barrier thread 0 adds the warps' sums and makes the block's one
- * atomic add; a second barrier lets the buffer be reused. */
-static void block_reduce(ZyGen *g, LLVMValueRef shadow, LLVMValueRef delta) {
+ * atomic add; a second barrier lets the buffer be reused, unless `last`
+ * (the gradient's last use of it, just before it returns: the kernel
+ * makes no other gradient call, SITES_CONVERGENT). */
+static void block_reduce(ZyGen *g, LLVMValueRef shadow, LLVMValueRef delta,
+                         int last) {
   LLVMContextRef c = g->zm->ctx;
   LLVMTypeRef t = LLVMTypeOf(delta), i32 = LLVMInt32TypeInContext(c);
   LLVMBasicBlockRef pbb = zy_gpu_reversed_block(g);
@@ -363,7 +366,8 @@ static void block_reduce(ZyGen *g, LLVMValueRef shadow, LLVMValueRef delta) {
   zy_accumulate(g, shadow, s2, ZY_ACC_ATOMIC);
   LLVMBuildBr(g->b, done);
   LLVMPositionBuilderAtEnd(g->b, done);
-  barrier(g);
+  if (!last)
+    barrier(g);
 }
 
 /* The thread's own element: plain where the launch is one-dimensional
@@ -460,7 +464,7 @@ void zy_gpu_finish(ZyGen *g) {
     LLVMValueRef v = LLVMBuildLoad2(g->b, t, slot, "");
     LLVMValueRef shadow = shadow_at_return(g, p);
     if (g->gpu_sites == SITES_CONVERGENT) {
-      block_reduce(g, shadow, v);
+      block_reduce(g, shadow, v, k + 1 == g->gpu_deferred.len);
       continue;
     }
     /* One atomic per thread that has something to add. */
@@ -540,7 +544,7 @@ int zy_gpu_accumulate(ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
     owned_add(g, shadow, delta);
   } else if (where == 1 && scalar && convergent_here(g)) {
     report(g, p, "by warp and block sums, then one atomic add per block");
-    block_reduce(g, shadow, delta);
+    block_reduce(g, shadow, delta, 0);
   } else if (scalar && !zy_opt_gpu_all_atomic()) {
     report(g, p, "atomically, when not zero");
     nonzero_atomic(g, shadow, delta);
