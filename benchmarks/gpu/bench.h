@@ -1,5 +1,6 @@
-/* bench.h - shared by the GPU-on-CPU benchmarks: timing, checks, and the
- * one line each prints ("<name>: serial <ms> ms, gpu-on-cpu <ms> ms").
+/* bench.h - shared by the GPU-on-CPU benchmarks: timing, checks, the
+ * line each prints for its primal ("<name>: serial <ms> ms, gpu-on-cpu
+ * <ms> ms") and the one for its gradients ("<name> gradient: ...").
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef ZY_BENCH_GPU_H
 #define ZY_BENCH_GPU_H
@@ -44,6 +45,104 @@ static void agree(const char *name, const T *a, const T *b, long n,
 static void report(const char *name, double serial_ms, double gpu_ms) {
   printf("%s: serial %.2f ms, gpu-on-cpu %.2f ms (x%.1f)\n", name, serial_ms,
          gpu_ms, gpu_ms / serial_ms);
+}
+
+/* Device AD: Enzyme's interface (Zymase differentiates the device IR). */
+extern __device__ int enzyme_dup, enzyme_const;
+extern __device__ void __enzyme_autodiff(void *, ...);
+
+/* The atomics device code has executed so far: counted when built with
+ * -mllvm -zymase-gpu-count-atomics -DZY_COUNT_ATOMICS (GPU on CPU), else
+ * -1 (not counted). */
+#ifdef ZY_COUNT_ATOMICS
+extern "C" unsigned long long zymase_gpu_atomics(void);
+static long long atomics_now() { return (long long)zymase_gpu_atomics(); }
+#else
+static long long atomics_now() { return -1; }
+#endif
+static long long atomics_since(long long before) {
+  return before < 0 ? -1 : atomics_now() - before;
+}
+
+/* The hand-written adjoints' sum of `v` over the block (of whole warps)
+ * added to *dst: shuffles down each warp, the warps' sums in shared
+ * memory, one atomic add per block. */
+__device__ static void block_add(double *dst, double v) {
+  __shared__ double warp_sum[32];
+  unsigned tid =
+      threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  unsigned nt = blockDim.x * blockDim.y * blockDim.z;
+  for (int off = 16; off; off >>= 1)
+    v += __shfl_down_sync(0xffffffffu, v, off);
+  if (tid % 32 == 0)
+    warp_sum[tid / 32] = v;
+  __syncthreads();
+  if (tid == 0) {
+    double s = 0;
+    for (unsigned w = 0; w < nt / 32; w++)
+      s += warp_sum[w];
+    atomicAdd(dst, s);
+  }
+}
+
+/* The fastest of `reps` runs of `run` (which synchronizes), in ms. */
+template <typename F> static double best_ms(int reps, F run) {
+  double best = 1e300;
+  for (int r = 0; r < reps; r++) {
+    double t0 = now_ms();
+    run();
+    double t = now_ms() - t0;
+    best = t < best ? t : best;
+  }
+  return best;
+}
+
+/* Zymase's gradient against the hand-written adjoint (relative to the
+ * largest magnitude of `b`): exits when they differ by more than tol. */
+static void grad_agree(const char *name, const double *a, const double *b,
+                       long n, double tol) {
+  double scale = 1e-300, worst = 0;
+  for (long i = 0; i < n; i++)
+    scale = std::fmax(scale, std::fabs(b[i]));
+  for (long i = 0; i < n; i++)
+    worst = std::fmax(worst, std::fabs(a[i] - b[i]) / scale);
+  if (!(worst <= tol)) {
+    printf("FAIL %s: Zymase's gradient and the hand-written adjoint differ "
+           "by %g (relative to %g)\n",
+           name, worst, scale);
+    exit(1);
+  }
+}
+
+/* One derivative against a central finite difference. */
+static void fd_agree(const char *name, double grad, double fd, double tol) {
+  double err = std::fabs(grad - fd) / std::fmax(1e-3, std::fabs(fd));
+  if (!(err <= tol)) {
+    printf("FAIL %s: gradient %.12g, finite difference %.12g\n", name, grad,
+           fd);
+    exit(1);
+  }
+}
+
+/* The index of the largest |v[i]|. */
+static long argmax_abs(const double *v, long n) {
+  long k = 0;
+  for (long i = 1; i < n; i++)
+    if (std::fabs(v[i]) > std::fabs(v[k]))
+      k = i;
+  return k;
+}
+
+/* The gradient line, which benchmarks/gpu/run reads (atomics -1: not
+ * counted). */
+static void grad_report(const char *name, double primal, double zymase,
+                        double hand, long long at_zymase, long long at_scalar,
+                        long long at_hand) {
+  printf("%s gradient: primal %.2f ms, zymase %.2f ms (x%.2f), hand-written "
+         "%.2f ms (x%.2f), atomics zymase %lld, scalar-only %lld, "
+         "hand-written %lld\n",
+         name, primal, zymase, zymase / primal, hand, hand / primal, at_zymase,
+         at_scalar, at_hand);
 }
 
 #endif

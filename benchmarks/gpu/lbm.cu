@@ -1,7 +1,12 @@
 // lbm.cu - a lattice Boltzmann D2Q9 step (BGK collision, pull streaming,
 // periodic box): one GPU thread per cell, 16x16 blocks, the lattice's
 // velocities and weights in __constant__ memory; checked against the
-// serial step.  Usage: lbm [nx ny steps]
+// serial step.  Then the gradient of one step, J = sum seed * fout, with
+// respect to the distributions fin (each cell's thread reads its
+// neighbours: scatter-adds) and the relaxation rate omega (read by every
+// thread: a reduction): Zymase's (__enzyme_autodiff of the thread's body)
+// against a hand-written adjoint kernel and central finite differences.
+// Usage: lbm [nx ny steps [reps]] (reps 0: the primal only)
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "bench.h"
 
@@ -39,6 +44,174 @@ __global__ void step(const double *fin, double *fout, int nx, int ny,
   int y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x < nx && y < ny)
     cell(fin, fout, x, y, nx, ny, omega, cx_d, cy_d, w_d);
+}
+
+/* The thread's cell, the body that Zymase differentiates (omega in
+ * memory: its adjoint is a sum over the grid). */
+__device__ void cell_thread(const double *__restrict__ fin,
+                            double *__restrict__ fout,
+                            const double *__restrict__ omega, int nx, int ny) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x < nx && y < ny)
+    cell(fin, fout, x, y, nx, ny, *omega, cx_d, cy_d, w_d);
+}
+
+/* d/d(fin, omega) of sum dfout * fout, added to dfin and *domega; dfout
+ * consumed (zeroed), as Enzyme does. */
+__global__ void step_zymase(const double *fin, double *dfin, double *fout,
+                            double *dfout, const double *omega, double *domega,
+                            int nx, int ny) {
+  __enzyme_autodiff((void *)cell_thread, enzyme_dup, fin, dfin, enzyme_dup,
+                    fout, dfout, enzyme_dup, omega, domega, enzyme_const, nx,
+                    enzyme_const, ny);
+}
+/* The same with respect to omega only (the reduction-shaped part). */
+__global__ void step_zymase_omega(const double *fin, double *fout,
+                                  double *dfout, const double *omega,
+                                  double *domega, int nx, int ny) {
+  __enzyme_autodiff((void *)cell_thread, enzyme_const, fin, enzyme_dup, fout,
+                    dfout, enzyme_dup, omega, domega, enzyme_const, nx,
+                    enzyme_const, ny);
+}
+
+/* The hand-written adjoint: pull streaming is a permutation, so each
+ * thread pushes its cell's adjoints back to the cells it read with plain
+ * adds; omega's adjoint is summed over the block (block_add). */
+__global__ void step_adjoint(const double *fin, double *dfin, double *dfout,
+                             const double *omega, double *domega, int nx,
+                             int ny) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  double dom = 0;
+  if (x < nx && y < ny) {
+    long n = (long)nx * ny, c = (long)y * nx + x, at[9];
+    double f[9], rho = 0, mx = 0, my = 0, om = *omega;
+    for (int q = 0; q < 9; q++) {
+      int xs = (x - cx_d[q] + nx) % nx, ys = (y - cy_d[q] + ny) % ny;
+      at[q] = q * n + (long)ys * nx + xs;
+      f[q] = fin[at[q]];
+      rho += f[q], mx += f[q] * cx_d[q], my += f[q] * cy_d[q];
+    }
+    double ux = mx / rho, uy = my / rho, uu = 1.5 * (ux * ux + uy * uy);
+    double fb[9], rhob = 0, uxb = 0, uyb = 0, uub = 0;
+    for (int q = 0; q < 9; q++) {
+      double cu = 3 * (cx_d[q] * ux + cy_d[q] * uy);
+      double p = 1 + cu + 0.5 * cu * cu - uu, feq = w_d[q] * rho * p;
+      double g = dfout[q * n + c];
+      dfout[q * n + c] = 0;
+      fb[q] = (1 - om) * g;
+      dom -= (f[q] - feq) * g;
+      double feqb = om * g, cub = w_d[q] * rho * (1 + cu) * feqb;
+      rhob += w_d[q] * p * feqb;
+      uub -= w_d[q] * rho * feqb;
+      uxb += 3 * cx_d[q] * cub, uyb += 3 * cy_d[q] * cub;
+    }
+    uxb += 3 * ux * uub, uyb += 3 * uy * uub;
+    rhob -= (uxb * ux + uyb * uy) / rho;
+    for (int q = 0; q < 9; q++)
+      dfin[at[q]] += fb[q] + rhob + (uxb * cx_d[q] + uyb * cy_d[q]) / rho;
+  }
+  block_add(domega, dom);
+}
+
+/* dJ/d(fin[k]) (k < 0: dJ/domega), J = sum seed * fout of one serial
+ * step, by central differences (taken output by output, so that J's
+ * rounding does not swamp them). */
+static double central(double *fin, double *fp, double *fm, const double *seed,
+                      int nx, int ny, double omega, long k) {
+  const double h = 1e-6;
+  double keep = k < 0 ? omega : fin[k];
+  for (int side = 0; side < 2; side++) {
+    double v = side ? keep - h : keep + h;
+    if (k >= 0)
+      fin[k] = v;
+    for (int y = 0; y < ny; y++)
+      for (int x = 0; x < nx; x++)
+        cell(fin, side ? fm : fp, x, y, nx, ny, k < 0 ? v : omega, cx_h, cy_h,
+             w_h);
+  }
+  if (k >= 0)
+    fin[k] = keep;
+  double d = 0;
+  for (long j = 0; j < 9L * nx * ny; j++)
+    d += seed[j] * (fp[j] - fm[j]);
+  return d / (2 * h);
+}
+
+/* The gradients of one step at state `fin` (host): checked, timed, their
+ * atomics counted. */
+static void gradients(double *fin, int nx, int ny, double omega, int reps) {
+  long n = (long)nx * ny, m = 9 * n, size = m * sizeof(double);
+  double *seed = (double *)malloc(size), *gz = (double *)malloc(size);
+  double *gh = (double *)malloc(size), *tmp = (double *)malloc(size);
+  double *tmp2 = (double *)malloc(size);
+  for (long k = 0; k < m; k++)
+    seed[k] = cos(0.37 * k);
+  double *d_fin, *d_dfin, *d_fout, *d_dfout, *d_om, *d_dom, dom_z, dom_h;
+  CK(cudaMalloc(&d_fin, size));
+  CK(cudaMalloc(&d_dfin, size));
+  CK(cudaMalloc(&d_fout, size));
+  CK(cudaMalloc(&d_dfout, size));
+  CK(cudaMalloc(&d_om, sizeof(double)));
+  CK(cudaMalloc(&d_dom, sizeof(double)));
+  CK(cudaMemcpy(d_fin, fin, size, cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(d_om, &omega, sizeof(double), cudaMemcpyHostToDevice));
+  dim3 block(16, 16), grid((nx + 15) / 16, (ny + 15) / 16);
+  long long at[3];
+  for (int which = 0; which < 2; which++) {
+    CK(cudaMemcpy(d_dfout, seed, size, cudaMemcpyHostToDevice));
+    CK(cudaMemset(d_dfin, 0, size));
+    CK(cudaMemset(d_dom, 0, sizeof(double)));
+    long long a0 = atomics_now();
+    if (which == 0)
+      step_zymase<<<grid, block>>>(d_fin, d_dfin, d_fout, d_dfout, d_om, d_dom,
+                                   nx, ny);
+    else
+      step_adjoint<<<grid, block>>>(d_fin, d_dfin, d_dfout, d_om, d_dom, nx,
+                                    ny);
+    CK(cudaDeviceSynchronize());
+    at[which == 0 ? 0 : 2] = atomics_since(a0);
+    CK(cudaMemcpy(which ? gh : gz, d_dfin, size, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(which ? &dom_h : &dom_z, d_dom, sizeof(double),
+                  cudaMemcpyDeviceToHost));
+  }
+  CK(cudaMemcpy(d_dfout, seed, size, cudaMemcpyHostToDevice));
+  CK(cudaMemset(d_dom, 0, sizeof(double)));
+  long long a0 = atomics_now();
+  step_zymase_omega<<<grid, block>>>(d_fin, d_fout, d_dfout, d_om, d_dom, nx,
+                                     ny);
+  CK(cudaDeviceSynchronize());
+  at[1] = atomics_since(a0);
+  double dom_o;
+  CK(cudaMemcpy(&dom_o, d_dom, sizeof(double), cudaMemcpyDeviceToHost));
+  grad_agree("lbm dJ/dfin", gz, gh, m, 1e-12);
+  grad_agree("lbm dJ/domega", &dom_z, &dom_h, 1, 1e-10);
+  grad_agree("lbm dJ/domega (omega only)", &dom_o, &dom_h, 1, 1e-10);
+  /* Central differences: omega, the largest dJ/dfin and two others. */
+  fd_agree("lbm dJ/domega", dom_h,
+           central(fin, tmp, tmp2, seed, nx, ny, omega, -1), 1e-6);
+  long pick[3] = {argmax_abs(gh, m), m / 3 + 7, m - 5};
+  for (long k : pick)
+    fd_agree("lbm dJ/dfin", gh[k],
+             central(fin, tmp, tmp2, seed, nx, ny, omega, k), 1e-6);
+  double primal = best_ms(reps, [&] {
+    step<<<grid, block>>>(d_fin, d_fout, nx, ny, omega);
+    CK(cudaDeviceSynchronize());
+  });
+  double zy = best_ms(reps, [&] {
+    step_zymase<<<grid, block>>>(d_fin, d_dfin, d_fout, d_dfout, d_om, d_dom,
+                                 nx, ny);
+    CK(cudaDeviceSynchronize());
+  });
+  double hand = best_ms(reps, [&] {
+    step_adjoint<<<grid, block>>>(d_fin, d_dfin, d_dfout, d_om, d_dom, nx, ny);
+    CK(cudaDeviceSynchronize());
+  });
+  grad_report("lbm", primal, zy, hand, at[0], at[1], at[2]);
+  cudaFree(d_fin), cudaFree(d_dfin), cudaFree(d_fout), cudaFree(d_dfout);
+  cudaFree(d_om), cudaFree(d_dom);
+  free(seed), free(gz), free(gh), free(tmp), free(tmp2);
 }
 
 int main(int argc, char **argv) {
@@ -80,5 +253,8 @@ int main(int argc, char **argv) {
   CK(cudaMemcpy(g, da, size, cudaMemcpyDeviceToHost));
   agree("lbm", g, a, 9 * n, 1e-12);
   report("lbm", serial, gpu);
+  int reps = argc > 4 ? atoi(argv[4]) : 3;
+  if (reps > 0) /* 0: the primal only */
+    gradients(a, nx, ny, omega, reps);
   return 0;
 }

@@ -3,8 +3,14 @@
 // with complex residues, grouped in energy windows; a lookup evaluates,
 // for each nuclide of its material, the poles of the window holding its
 // energy through a Faddeeva-function approximation (complex arithmetic,
-// exp, sqrt), plus the window's background fit.  One GPU thread per
-// lookup; checked against the serial loop.  Usage: rsbench [lookups]
+// exp, sqrt), plus the window's background fit, the result scaled by a
+// density.  One GPU thread per lookup; checked against the serial loop.
+// Then the gradient of J = sum seed * out with respect to the poles
+// (positions and residues), the fits and the concentrations (scatter-adds
+// shared by many lookups) and the density (every thread: a reduction):
+// Zymase's (__enzyme_autodiff of the thread's body) against a
+// hand-written adjoint kernel and central finite differences.
+// Usage: rsbench [lookups [reps]] (reps 0: the primal only)
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "bench.h"
 
@@ -37,6 +43,19 @@ __host__ __device__ static Cx faddeeva(Cx z) {
   return {w.re + damp * cos(z2.im), w.im - damp * sin(z2.im)};
 }
 
+/* w'(z): w(z) = z (i a / (z^2 - b) + i c / (z^2 - d)) + 0.01 exp(-z^2) is
+ * holomorphic (the hand-written adjoint's derivative). */
+__device__ static Cx faddeeva_d(Cx z) {
+  const double a = 0.5124242, b = 0.2752551, c = 0.05176536, d = 2.724745;
+  Cx z2 = cmul(z, z), q1 = {z2.re - b, z2.im}, q2 = {z2.re - d, z2.im};
+  Cx t1 = cdiv({0, a}, q1), t2 = cdiv({0, c}, q2), tz = {2 * z.re, 2 * z.im};
+  Cx d1 = cdiv(cmul(t1, tz), q1), d2 = cdiv(cmul(t2, tz), q2);
+  Cx zd = cmul(z, {d1.re + d2.re, d1.im + d2.im});
+  double m = 0.01 * exp(-z2.re);
+  Cx ez = cmul(tz, {m * cos(z2.im), -m * sin(z2.im)});
+  return {t1.re + t2.re - zd.re - ez.re, t1.im + t2.im - zd.im - ez.im};
+}
+
 __host__ __device__ static unsigned long long lcg(unsigned long long s) {
   return s * 6364136223846793005ULL + 1442695040888963407ULL;
 }
@@ -46,7 +65,8 @@ __host__ __device__ static double unit(unsigned long long s) {
 
 __host__ __device__ static void lookup(long i, const Pole *poles,
                                        const double *fit, const int *mats,
-                                       const double *conc, double *out) {
+                                       const double *conc, double density,
+                                       double *out) {
   unsigned long long s = lcg(lcg((unsigned long long)i + 99));
   double e = 0.01 + 0.98 * unit(s);
   int mat = (int)(unit(lcg(s)) * MATS);
@@ -67,14 +87,240 @@ __host__ __device__ static void lookup(long i, const Pole *poles,
     }
   }
   for (int x = 0; x < 3; x++)
-    out[i * 3 + x] = xs[x];
+    out[i * 3 + x] = density * xs[x];
 }
 
 __global__ void lookups(long n, const Pole *poles, const double *fit,
-                        const int *mats, const double *conc, double *out) {
+                        const int *mats, const double *conc, double density,
+                        double *out) {
   long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
-    lookup(i, poles, fit, mats, conc, out);
+    lookup(i, poles, fit, mats, conc, density, out);
+}
+
+/* The thread's lookup, the body that Zymase differentiates (the density
+ * in memory: its adjoint is a sum over the grid). */
+__device__ void lookup_thread(long n, const Pole *__restrict__ poles,
+                              const double *__restrict__ fit,
+                              const int *__restrict__ mats,
+                              const double *__restrict__ conc,
+                              const double *__restrict__ density,
+                              double *__restrict__ out) {
+  long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    lookup(i, poles, fit, mats, conc, *density, out);
+}
+
+/* d/d(poles, fit, conc, density) of sum dout * out, added to the shadows;
+ * dout consumed (zeroed), as Enzyme does. */
+__global__ void lookups_zymase(long n, const Pole *poles, Pole *dpoles,
+                               const double *fit, double *dfit, const int *mats,
+                               const double *conc, double *dconc,
+                               const double *density, double *ddensity,
+                               double *out, double *dout) {
+  __enzyme_autodiff((void *)lookup_thread, enzyme_const, n, enzyme_dup, poles,
+                    dpoles, enzyme_dup, fit, dfit, enzyme_const, mats,
+                    enzyme_dup, conc, dconc, enzyme_dup, density, ddensity,
+                    enzyme_dup, out, dout);
+}
+/* The same with respect to the density only (the reduction). */
+__global__ void lookups_zymase_density(long n, const Pole *poles,
+                                       const double *fit, const int *mats,
+                                       const double *conc,
+                                       const double *density, double *ddensity,
+                                       double *out, double *dout) {
+  __enzyme_autodiff((void *)lookup_thread, enzyme_const, n, enzyme_const, poles,
+                    enzyme_const, fit, enzyme_const, mats, enzyme_const, conc,
+                    enzyme_dup, density, ddensity, enzyme_dup, out, dout);
+}
+
+/* The hand-written adjoint: the lookup again, each pole's term reversed
+ * through w'(z) (w holomorphic: the adjoint of z is conj(w') times that
+ * of w), atomic adds into the poles, fits and concentrations read; the
+ * density's adjoint summed over the block. */
+__global__ void lookups_adjoint(long n, const Pole *poles, Pole *dpoles,
+                                const double *fit, double *dfit,
+                                const int *mats, const double *conc,
+                                double *dconc, const double *density,
+                                double *ddensity, double *dout) {
+  long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
+  double dd = 0;
+  if (i < n) {
+    unsigned long long s = lcg(lcg((unsigned long long)i + 99));
+    double e = 0.01 + 0.98 * unit(s), rho = *density, ob[3];
+    int mat = (int)(unit(lcg(s)) * MATS);
+    double sqrt_e = sqrt(e);
+    int win = (int)(e * WINDOWS), per = POLES / WINDOWS;
+    for (int x = 0; x < 3; x++)
+      ob[x] = dout[i * 3 + x], dout[i * 3 + x] = 0;
+    for (int k = 0; k < PER_MAT; k++) {
+      int nuc = mats[mat * PER_MAT + k];
+      double c = conc[mat * PER_MAT + k], dc = 0;
+      long fa = ((long)nuc * WINDOWS + win) * 3;
+      for (int x = 0; x < 3; x++) {
+        double t = fit[fa + x] * (1 + e);
+        dd += ob[x] * c * t;
+        dc += rho * ob[x] * t;
+        atomicAdd(&dfit[fa + x], c * (1 + e) * rho * ob[x]);
+      }
+      for (int p = win * per; p < (win + 1) * per; p++) {
+        const Pole &q = poles[(long)nuc * POLES + p];
+        Pole &dq = dpoles[(long)nuc * POLES + p];
+        Cx z = {(sqrt_e - q.pos.re) * 8, fabs(q.pos.im) * 8 + 0.1};
+        Cx w = faddeeva(z), wb = {0, 0};
+        for (int x = 0; x < 3; x++) {
+          double t = cmul(q.res[x], w).re / e, g = c * rho * ob[x] / e;
+          dd += ob[x] * c * t;
+          dc += rho * ob[x] * t;
+          atomicAdd(&dq.res[x].re, g * w.re);
+          atomicAdd(&dq.res[x].im, -g * w.im);
+          wb.re += g * q.res[x].re, wb.im -= g * q.res[x].im;
+        }
+        Cx wp = faddeeva_d(z), zb = cmul({wp.re, -wp.im}, wb);
+        atomicAdd(&dq.pos.re, -8 * zb.re);
+        atomicAdd(&dq.pos.im, (q.pos.im < 0 ? -8 : 8) * zb.im);
+      }
+      atomicAdd(&dconc[mat * PER_MAT + k], dc);
+    }
+  }
+  block_add(ddensity, dd);
+}
+
+/* dJ/dp, J = sum seed * out of the serial lookups, by central differences
+ * (output by output, so that J's rounding does not swamp them). */
+static double central(long n, Pole *poles, double *fit, const int *mats,
+                      double *conc, double *density, double *p,
+                      const double *seed, double *op, double *om) {
+  const double h = 1e-7, keep = *p;
+  *p = keep + h;
+  for (long i = 0; i < n; i++)
+    lookup(i, poles, fit, mats, conc, *density, op);
+  *p = keep - h;
+  for (long i = 0; i < n; i++)
+    lookup(i, poles, fit, mats, conc, *density, om);
+  *p = keep;
+  double d = 0;
+  for (long k = 0; k < n * 3; k++)
+    d += seed[k] * (op[k] - om[k]);
+  return d / (2 * h);
+}
+
+static void gradients(long n, Pole *poles, double *fit, int *mats, double *conc,
+                      double density, int reps) {
+  long np = (long)NUCLIDES * POLES, nf = (long)NUCLIDES * WINDOWS * 3;
+  long nc = MATS * PER_MAT, no = n * 3;
+  size_t psize = sizeof(Pole) * np, fsize = sizeof(double) * nf;
+  size_t osize = sizeof(double) * no;
+  double *seed = (double *)malloc(osize), *op = (double *)malloc(osize);
+  double *om = (double *)malloc(osize);
+  Pole *pz = (Pole *)malloc(psize), *ph = (Pole *)malloc(psize);
+  double *fz = (double *)malloc(fsize), *fh = (double *)malloc(fsize);
+  double cz[MATS * PER_MAT], ch[MATS * PER_MAT], dz, dh, dd_only;
+  for (long k = 0; k < no; k++)
+    seed[k] = cos(0.37 * k);
+  Pole *d_poles, *d_dpoles;
+  int *d_mats;
+  double *d_fit, *d_dfit, *d_conc, *d_dconc, *d_den, *d_dden, *d_out, *d_dout;
+  CK(cudaMalloc(&d_poles, psize));
+  CK(cudaMalloc(&d_dpoles, psize));
+  CK(cudaMalloc(&d_fit, fsize));
+  CK(cudaMalloc(&d_dfit, fsize));
+  CK(cudaMalloc(&d_mats, sizeof(int) * nc));
+  CK(cudaMalloc(&d_conc, sizeof(double) * nc));
+  CK(cudaMalloc(&d_dconc, sizeof(double) * nc));
+  CK(cudaMalloc(&d_den, sizeof(double)));
+  CK(cudaMalloc(&d_dden, sizeof(double)));
+  CK(cudaMalloc(&d_out, osize));
+  CK(cudaMalloc(&d_dout, osize));
+  CK(cudaMemcpy(d_poles, poles, psize, cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(d_fit, fit, fsize, cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(d_mats, mats, sizeof(int) * nc, cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(d_conc, conc, sizeof(double) * nc, cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(d_den, &density, sizeof(double), cudaMemcpyHostToDevice));
+  long blocks = (n + 127) / 128;
+  long long at[3];
+  for (int which = 0; which < 3; which++) {
+    CK(cudaMemcpy(d_dout, seed, osize, cudaMemcpyHostToDevice));
+    CK(cudaMemset(d_dpoles, 0, psize));
+    CK(cudaMemset(d_dfit, 0, fsize));
+    CK(cudaMemset(d_dconc, 0, sizeof(double) * nc));
+    CK(cudaMemset(d_dden, 0, sizeof(double)));
+    long long a0 = atomics_now();
+    if (which == 0)
+      lookups_zymase<<<blocks, 128>>>(n, d_poles, d_dpoles, d_fit, d_dfit,
+                                      d_mats, d_conc, d_dconc, d_den, d_dden,
+                                      d_out, d_dout);
+    else if (which == 1)
+      lookups_zymase_density<<<blocks, 128>>>(n, d_poles, d_fit, d_mats, d_conc,
+                                              d_den, d_dden, d_out, d_dout);
+    else
+      lookups_adjoint<<<blocks, 128>>>(n, d_poles, d_dpoles, d_fit, d_dfit,
+                                       d_mats, d_conc, d_dconc, d_den, d_dden,
+                                       d_dout);
+    CK(cudaDeviceSynchronize());
+    at[which] = atomics_since(a0);
+    if (which != 1) {
+      CK(cudaMemcpy(which ? ph : pz, d_dpoles, psize, cudaMemcpyDeviceToHost));
+      CK(cudaMemcpy(which ? fh : fz, d_dfit, fsize, cudaMemcpyDeviceToHost));
+      CK(cudaMemcpy(which ? ch : cz, d_dconc, sizeof(double) * nc,
+                    cudaMemcpyDeviceToHost));
+    }
+    CK(cudaMemcpy(which == 0   ? &dz
+                  : which == 1 ? &dd_only
+                               : &dh,
+                  d_dden, sizeof(double), cudaMemcpyDeviceToHost));
+  }
+  grad_agree("rsbench dJ/dpoles", (double *)pz, (double *)ph, np * 8, 1e-10);
+  grad_agree("rsbench dJ/dfit", fz, fh, nf, 1e-12);
+  grad_agree("rsbench dJ/dconc", cz, ch, nc, 1e-12);
+  grad_agree("rsbench dJ/ddensity", &dz, &dh, 1, 1e-10);
+  grad_agree("rsbench dJ/ddensity (density only)", &dd_only, &dh, 1, 1e-10);
+  /* Central differences: the density, the largest dJ/dconc, dJ/dfit,
+   * residue and position derivatives. */
+  fd_agree("rsbench dJ/ddensity", dh,
+           central(n, poles, fit, mats, conc, &density, &density, seed, op, om),
+           1e-6);
+  long kc = argmax_abs(ch, nc), kf = argmax_abs(fh, nf);
+  long kr = argmax_abs((double *)ph, np * 8), kp = 0;
+  for (long k = 1; k < np; k++)
+    if (fabs(ph[k].pos.re) > fabs(ph[kp].pos.re))
+      kp = k;
+  fd_agree(
+      "rsbench dJ/dconc", ch[kc],
+      central(n, poles, fit, mats, conc, &density, &conc[kc], seed, op, om),
+      1e-6);
+  fd_agree("rsbench dJ/dfit", fh[kf],
+           central(n, poles, fit, mats, conc, &density, &fit[kf], seed, op, om),
+           1e-6);
+  fd_agree("rsbench dJ/dpoles", ((double *)ph)[kr],
+           central(n, poles, fit, mats, conc, &density, &((double *)poles)[kr],
+                   seed, op, om),
+           1e-5);
+  fd_agree("rsbench dJ/dpoles (position)", ph[kp].pos.re,
+           central(n, poles, fit, mats, conc, &density, &poles[kp].pos.re, seed,
+                   op, om),
+           1e-5);
+  double primal = best_ms(reps, [&] {
+    lookups<<<blocks, 128>>>(n, d_poles, d_fit, d_mats, d_conc, density, d_out);
+    CK(cudaDeviceSynchronize());
+  });
+  double zy = best_ms(reps, [&] {
+    lookups_zymase<<<blocks, 128>>>(n, d_poles, d_dpoles, d_fit, d_dfit, d_mats,
+                                    d_conc, d_dconc, d_den, d_dden, d_out,
+                                    d_dout);
+    CK(cudaDeviceSynchronize());
+  });
+  double hand = best_ms(reps, [&] {
+    lookups_adjoint<<<blocks, 128>>>(n, d_poles, d_dpoles, d_fit, d_dfit,
+                                     d_mats, d_conc, d_dconc, d_den, d_dden,
+                                     d_dout);
+    CK(cudaDeviceSynchronize());
+  });
+  grad_report("rsbench", primal, zy, hand, at[0], at[1], at[2]);
+  cudaFree(d_poles), cudaFree(d_dpoles), cudaFree(d_fit), cudaFree(d_dfit);
+  cudaFree(d_mats), cudaFree(d_conc), cudaFree(d_dconc), cudaFree(d_den);
+  cudaFree(d_dden), cudaFree(d_out), cudaFree(d_dout);
+  free(seed), free(op), free(om), free(pz), free(ph), free(fz), free(fh);
 }
 
 int main(int argc, char **argv) {
@@ -83,7 +329,7 @@ int main(int argc, char **argv) {
   Pole *poles = (Pole *)malloc(sizeof(Pole) * np);
   double *fit = (double *)malloc(sizeof(double) * nf);
   int mats[MATS * PER_MAT];
-  double conc[MATS * PER_MAT];
+  double conc[MATS * PER_MAT], density = 1.3;
   unsigned long long s = 3;
   for (long p = 0; p < np; p++) {
     poles[p].pos = {((p % POLES) + unit(s = lcg(s))) / POLES,
@@ -99,7 +345,7 @@ int main(int argc, char **argv) {
   double *got = (double *)malloc(sizeof(double) * n * 3);
   double t0 = now_ms();
   for (long i = 0; i < n; i++)
-    lookup(i, poles, fit, mats, conc, ref);
+    lookup(i, poles, fit, mats, conc, density, ref);
   double serial = now_ms() - t0;
 
   Pole *dpoles;
@@ -115,11 +361,15 @@ int main(int argc, char **argv) {
   CK(cudaMemcpy(dmats, mats, sizeof mats, cudaMemcpyHostToDevice));
   CK(cudaMemcpy(dconc, conc, sizeof conc, cudaMemcpyHostToDevice));
   t0 = now_ms();
-  lookups<<<(n + 127) / 128, 128>>>(n, dpoles, dfit, dmats, dconc, dout);
+  lookups<<<(n + 127) / 128, 128>>>(n, dpoles, dfit, dmats, dconc, density,
+                                    dout);
   CK(cudaDeviceSynchronize());
   double gpu = now_ms() - t0;
   CK(cudaMemcpy(got, dout, sizeof(double) * n * 3, cudaMemcpyDeviceToHost));
   agree("rsbench", got, ref, n * 3, 1e-9);
   report("rsbench", serial, gpu);
+  int reps = argc > 2 ? atoi(argv[2]) : 3;
+  if (reps > 0) /* 0: the primal only */
+    gradients(n, poles, fit, mats, conc, density, reps);
   return 0;
 }

@@ -112,8 +112,10 @@ void zy_replay_emit(ZyGen *g, int (*planned)(ZyGen *, LLVMValueRef));
 LLVMValueRef zy_replay_value(ZyGen *g, LLVMValueRef phi);
 
 /* At g->b's position: reallocates the buffer in each slot
- * of `slots` to `n` elements of the matching type in `types`. */
-void zy_loops_realloc(ZyGen *g, ZyVec *slots, ZyVec *types, LLVMValueRef n);
+ * of `slots` (of `old` elements) to `n` elements of the matching type in
+ * `types`: realloc, or in device code malloc, a copy and free. */
+void zy_loops_realloc(ZyGen *g, ZyVec *slots, ZyVec *types, LLVMValueRef old,
+                      LLVMValueRef n);
 
 /* After both sweeps: buffer growth in the forward, frees at the end of
  * the reverse, the cache report. */

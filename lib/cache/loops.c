@@ -414,20 +414,42 @@ LLVMValueRef zy_loops_reload(ZyGen *g, LLVMValueRef fv, ZyLoop *l) {
 
 /* --- After both sweeps ---------------------------------------------------- */
 
-void zy_loops_realloc(ZyGen *g, ZyVec *slots, ZyVec *types,
+/* Whether the gradient is device code (nvptx, amdgcn): no realloc there
+ * (CUDA's device heap has malloc and free only). */
+static int device_code(ZyGen *g) {
+  const char *t = LLVMGetTarget(g->zm->mod);
+  return t && (!strncmp(t, "nvptx", 5) || !strncmp(t, "amdgcn", 6));
+}
+
+void zy_loops_realloc(ZyGen *g, ZyVec *slots, ZyVec *types, LLVMValueRef old,
                       LLVMValueRef n) {
   LLVMTypeRef i64 = i64_type(g), ptr = LLVMPointerTypeInContext(g->zm->ctx, 0);
   LLVMTargetDataRef td = LLVMGetModuleDataLayout(g->zm->mod);
   LLVMTypeRef fty = LLVMFunctionType(ptr, (LLVMTypeRef[]){ptr, i64}, 2, 0);
-  LLVMValueRef realloc_fn = zy_runtime_fn(g->zm->mod, "realloc", fty);
+  LLVMTypeRef mty = LLVMFunctionType(ptr, &i64, 1, 0);
+  LLVMTypeRef fr = LLVMFunctionType(LLVMVoidTypeInContext(g->zm->ctx), &ptr,
+                                    1, 0);
+  int device = device_code(g);
+  LLVMValueRef realloc_fn =
+      device ? NULL : zy_runtime_fn(g->zm->mod, "realloc", fty);
   for (size_t k = 0; k < slots->len; k++) {
     LLVMValueRef slot = slots->data[k];
     LLVMValueRef size =
         LLVMConstInt(i64, LLVMABISizeOfType(td, types->data[k]), 0);
-    LLVMValueRef args[2] = {LLVMBuildLoad2(g->b, ptr, slot, ""),
-                            LLVMBuildNUWMul(g->b, n, size, "")};
-    LLVMBuildStore(g->b, LLVMBuildCall2(g->b, fty, realloc_fn, args, 2, ""),
-                   slot);
+    LLVMValueRef p = LLVMBuildLoad2(g->b, ptr, slot, "");
+    LLVMValueRef bytes = LLVMBuildNUWMul(g->b, n, size, "");
+    if (!device) {
+      LLVMValueRef args[2] = {p, bytes};
+      LLVMBuildStore(g->b, LLVMBuildCall2(g->b, fty, realloc_fn, args, 2, ""),
+                     slot);
+      continue;
+    }
+    /* malloc, copy the `old` elements kept, free. */
+    LLVMValueRef q = LLVMBuildCall2(
+        g->b, mty, zy_runtime_fn(g->zm->mod, "malloc", mty), &bytes, 1, "");
+    LLVMBuildMemCpy(g->b, q, 1, p, 1, LLVMBuildNUWMul(g->b, old, size, ""));
+    LLVMBuildCall2(g->b, fr, zy_runtime_fn(g->zm->mod, "free", fr), &p, 1, "");
+    LLVMBuildStore(g->b, q, slot);
   }
 }
 
@@ -450,7 +472,7 @@ static void finish_site(ZyGen *g, ZyLoop *l, ZyGrowSite *s) {
   LLVMValueRef ncap = LLVMBuildSelect(
       g->b, LLVMBuildICmp(g->b, LLVMIntUGT, s->need, dbl, ""), s->need, dbl,
       "zymase.cap");
-  zy_loops_realloc(g, &l->bufs, &l->btypes, ncap);
+  zy_loops_realloc(g, &l->bufs, &l->btypes, cap, ncap);
   LLVMBuildStore(g->b, ncap, l->cap);
   LLVMBuildBr(g->b, s->cont);
 }

@@ -167,7 +167,7 @@ static void emit_at(ZyGen *g, ZyLoop *l, LLVMBasicBlockRef at, ZyVec *phis,
   ZyVec types = {0};
   for (size_t k = 0; k < phis->len; k++)
     zy_vec_push(&types, LLVMTypeOf(phis->data[k]));
-  zy_loops_realloc(g, slots, &types, ncap);
+  zy_loops_realloc(g, slots, &types, cap, ncap);
   zy_vec_free(&types);
   LLVMBuildStore(g->b, ncap, l->replay_cap);
   LLVMBuildBr(g->b, pre);

@@ -170,6 +170,38 @@ static void check_bodies(LLVMModuleRef m) {
   }
 }
 
+/* Step 2b (-zymase-gpu-count-atomics): before each atomicrmw and cmpxchg
+ * of device code, a relaxed increment of the runtime's counter
+ * __zy_gpu_atomics (read by zymase_gpu_atomics()).  Off, nothing is
+ * added. */
+static void count_atomics(LLVMModuleRef m) {
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
+  LLVMValueRef counter = NULL;
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn;
+       fn = LLVMGetNextFunction(fn))
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+         bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+           i = LLVMGetNextInstruction(i)) {
+        if (!LLVMIsAAtomicRMWInst(i) && !LLVMIsAAtomicCmpXchgInst(i))
+          continue;
+        if (!counter) {
+          counter = LLVMGetNamedGlobal(m, "__zy_gpu_atomics");
+          if (!counter)
+            counter = LLVMAddGlobal(m, i64, "__zy_gpu_atomics");
+        }
+        if (LLVMIsAAtomicRMWInst(i) && LLVMGetOperand(i, 0) == counter)
+          continue; /* an increment made here */
+        LLVMPositionBuilderBefore(b, i);
+        LLVMBuildAtomicRMW(b, LLVMAtomicRMWBinOpAdd, counter,
+                           LLVMConstInt(i64, 1, 0),
+                           LLVMAtomicOrderingMonotonic, 0);
+      }
+  LLVMDisposeBuilder(b);
+}
+
 /* Whether `fn` is a kernel: the ptx_kernel calling convention (LLVM 22)
  * or a "kernel" entry of !nvvm.annotations (LLVM 19); amdgpu_kernel. */
 static int is_kernel(LLVMModuleRef m, LLVMValueRef fn) {
@@ -546,6 +578,8 @@ int zy_gpu_to_host(LLVMModuleRef m) {
   check_bodies(m);
   if (nerrors)
     return -1;
+  if (zy_opt_gpu_count_atomics())
+    count_atomics(m);
   if (!zy_llvm_set_host_target(m)) {
     gpu_error(NULL, NULL, "no host target to retarget the device code to");
     return -1;

@@ -193,6 +193,7 @@ unsigned zy_opt_keep_buffers_mb(void); /* -zymase-keep-buffers-mb */
 int zy_opt_recompute_math(void);       /* -zymase-recompute-math */
 int zy_opt_gpu_sanitize_thread(void); /* -zymase-gpu-sanitize-thread */
 int zy_opt_gpu_all_atomic(void);  /* -zymase-gpu-all-atomic  */
+int zy_opt_gpu_count_atomics(void); /* -zymase-gpu-count-atomics */
 int zy_opt_gpu_sanitize_address(void); /* -zymase-gpu-sanitize-address */
 const char *zy_opt_gpu_module_id(void); /* -zymase-gpu-module-id      */
 

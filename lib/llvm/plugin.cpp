@@ -73,7 +73,14 @@ static cl::opt<bool> GpuAllAtomic(
              "than the thread's stack atomically (no plain adds, no warp or "
              "block sums), to compare with"));
 
+static cl::opt<bool> GpuCountAtomics(
+    "zymase-gpu-count-atomics", cl::init(false),
+    cl::desc("zymase-gpu-to-host: count the atomic read-modify-writes and "
+             "compare-exchanges that device code executes (read with "
+             "zymase_gpu_atomics() of the GPU-on-CPU runtime)"));
+
 extern "C" int zy_opt_gpu_all_atomic(void) { return GpuAllAtomic; }
+extern "C" int zy_opt_gpu_count_atomics(void) { return GpuCountAtomics; }
 extern "C" int zy_opt_gpu_sanitize_thread(void) { return GpuSanitizeThread; }
 extern "C" int zy_opt_gpu_sanitize_address(void) { return GpuSanitizeAddress; }
 extern "C" const char *zy_opt_gpu_module_id(void) {

@@ -310,8 +310,11 @@ static LLVMValueRef warp_sum(ZyGen *g, LLVMValueRef shadow, LLVMValueRef delta,
  * threads (thread t & 31 == 0 files its warp's sum if it is lane 0, else
  * 0: one layout for warps of 32 and wavefronts of 32 or 64); after a
  * barrier thread 0 adds the slots and makes the block's one atomic add;
- * a second barrier lets the buffer be reused. */
-static void block_reduce(ZyGen *g, LLVMValueRef shadow, LLVMValueRef delta) {
+ * a second barrier lets the buffer be reused, unless `last` (the
+ * gradient's last use of it, just before it returns: the kernel makes no
+ * other gradient call, SITES_CONVERGENT). */
+static void block_reduce(ZyGen *g, LLVMValueRef shadow, LLVMValueRef delta,
+                         int last) {
   LLVMTypeRef t = LLVMTypeOf(delta), i32 = LLVMInt32TypeInContext(g->zm->ctx);
   LLVMBasicBlockRef pbb = zy_gpu_reversed_block(g);
   LLVMValueRef sum = warp_sum(g, shadow, delta, pbb);
@@ -360,7 +363,8 @@ static void block_reduce(ZyGen *g, LLVMValueRef shadow, LLVMValueRef delta) {
   zy_accumulate(g, shadow, s2, ZY_ACC_ATOMIC);
   LLVMBuildBr(g->b, done);
   LLVMPositionBuilderAtEnd(g->b, done);
-  barrier(g);
+  if (!last)
+    barrier(g);
 }
 
 /* The thread's own element: plain where the launch is one-dimensional
@@ -458,7 +462,7 @@ void zy_gpu_finish(ZyGen *g) {
     LLVMValueRef v = LLVMBuildLoad2(g->b, t, slot, "");
     LLVMValueRef shadow = shadow_at_return(g, p);
     if (g->gpu_sites == SITES_CONVERGENT) {
-      block_reduce(g, shadow, v);
+      block_reduce(g, shadow, v, k + 1 == g->gpu_deferred.len);
       continue;
     }
     /* One atomic per thread that has something to add. */
@@ -473,6 +477,23 @@ void zy_gpu_finish(ZyGen *g) {
     LLVMPositionBuilderAtEnd(g->b, done);
   }
   LLVMInsertIntoBuilder(g->b, ret);
+}
+
+/* An atomic add of a float or double adjoint, skipped when it is zero:
+ * a value loaded in a loop and used after it (GVN reuses the last
+ * iteration's load of a binary search) has a zero adjoint in every other
+ * iteration, which would make as many atomics of nothing. */
+static void nonzero_atomic(ZyGen *g, LLVMValueRef shadow, LLVMValueRef delta) {
+  LLVMBasicBlockRef pbb = zy_gpu_reversed_block(g);
+  LLVMBasicBlockRef add = new_block(g, "zymase.atomic.nonzero", pbb);
+  LLVMBasicBlockRef done = new_block(g, "zymase.atomic.done", pbb);
+  LLVMValueRef nz = LLVMBuildFCmp(g->b, LLVMRealUNE, delta,
+                                  LLVMConstNull(LLVMTypeOf(delta)), "");
+  LLVMBuildCondBr(g->b, nz, add, done);
+  LLVMPositionBuilderAtEnd(g->b, add);
+  zy_accumulate(g, shadow, delta, ZY_ACC_ATOMIC);
+  LLVMBuildBr(g->b, done);
+  LLVMPositionBuilderAtEnd(g->b, done);
 }
 
 /* A line of the cache report (-zymase-print-cache), once per pointer. */
@@ -519,7 +540,10 @@ int zy_gpu_accumulate(ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
     owned_add(g, shadow, delta);
   } else if (where == 1 && scalar && convergent_here(g)) {
     report(g, p, "by warp and block sums, then one atomic add per block");
-    block_reduce(g, shadow, delta);
+    block_reduce(g, shadow, delta, 0);
+  } else if (scalar && !zy_opt_gpu_all_atomic()) {
+    report(g, p, "atomically, when not zero");
+    nonzero_atomic(g, shadow, delta);
   } else {
     report(g, p, "atomically");
     zy_accumulate(g, shadow, delta, ZY_ACC_ATOMIC);

@@ -1,6 +1,6 @@
 /* device.c - what device code calls besides the intrinsics: printf
- * (CUDA's packed argument buffer), assert, and libdevice's __nv_* math
- * and integer functions, on the host's libm.
+ * (CUDA's packed argument buffer), assert, libdevice's __nv_* math
+ * and integer functions on the host's libm, and the count of atomics.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #define _GNU_SOURCE
 #include "zymase_gpu.h"
@@ -10,6 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* --- Atomics executed (-zymase-gpu-count-atomics) ---------------------- */
+
+uint64_t __zy_gpu_atomics;
+
+unsigned long long zymase_gpu_atomics(void) {
+  return __atomic_load_n(&__zy_gpu_atomics, __ATOMIC_RELAXED);
+}
 
 /* --- printf ------------------------------------------------------------- */
 

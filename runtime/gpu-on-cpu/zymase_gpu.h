@@ -63,6 +63,17 @@ int __zy_gpu_vprintf(const char *fmt, const void *args);
 void __zy_gpu_assertfail(const char *msg, const char *file, unsigned line,
                          const char *func, size_t charsize);
 
+/* The counter that code built with -mllvm -zymase-gpu-count-atomics
+ * increments (relaxed) before each atomic read-modify-write and
+ * compare-exchange of device code. */
+extern uint64_t __zy_gpu_atomics;
+
+/* --- Called by user programs (host code). ----------------------------- */
+/* The atomic read-modify-writes and compare-exchanges device code has
+ * executed so far (all kernels, all threads), counted in the translation
+ * units built with -mllvm -zymase-gpu-count-atomics (0 in the others). */
+unsigned long long zymase_gpu_atomics(void);
+
 /* --- Called by the constructor of each retargeted module. ------------- */
 /* Kernel `name` (mangled, as the host side registers it) of translation
  * unit `unit` (the string its host side embeds as its fat binary):

@@ -4,7 +4,8 @@
 // launch test; one address for every thread (w[0], w[1], a grid-stride
 // loop's scalar) is summed per thread and, where the gradient returns,
 // across the warp by shuffles and the block in shared memory between two
-// barriers, then added by one atomic per block (where it is read when the
+// barriers (no second barrier after the gradient's last sum), then added
+// by one atomic per block (where it is read when the
 // memory is also written); a neighbour (x[i+1]) or a
 // per-thread index passed from the kernel gets an atomic add, and so does
 // an element of a kernel making two gradient calls.
@@ -69,6 +70,13 @@ __global__ void k_owned(const double *x, double *dx, double *y, double *dy,
 // WARP: load double, ptr addrspace(3)
 // WARP: atomicrmw fadd ptr {{.*}}, double
 // WARP: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+// The second sum, the gradient's last: no barrier after its atomic.
+// WARP: store double {{.*}}, ptr addrspace(3)
+// WARP: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+// WARP: load double, ptr addrspace(3)
+// WARP: atomicrmw fadd ptr {{.*}}, double
+// WARP-NOT: @llvm.nvvm.barrier
+// WARP: ret
 // REPORT-LABEL: gradient of '_Z3fit
 // REPORT: shadow summed per thread, then at the return by warp and block sums and one atomic add per block
 __device__ double fit(const double *w, const double *t) {

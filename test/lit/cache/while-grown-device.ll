@@ -1,0 +1,40 @@
+; cache/while-grown-device.ll - the while loop of while-grown.ll in device
+; code (nvptx64): the device heap has malloc and free but no realloc, so
+; the geometrically grown buffer is reallocated by malloc, a copy of the
+; old capacity and free.
+; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+; RUN: %zyopt -zymase-no-preopt %s -S | %FileCheck %s
+target datalayout = "e-p6:32:32-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+; s = x; while (s < 100) s = s * x + s * s;  (a data-dependent exit)
+define double @f(double %x) {
+entry:
+  br label %loop
+
+loop:
+  %s = phi double [ %x, %entry ], [ %s.next, %loop ]
+  %a = fmul double %s, %x
+  %b = fmul double %s, %s
+  %s.next = fadd double %a, %b
+  %c = fcmp olt double %s.next, 100.0
+  br i1 %c, label %loop, label %exit
+
+exit:
+  ret double %s.next
+}
+
+declare double @__enzyme_autodiff(ptr, ...)
+
+define double @caller(double %x) {
+  %r = call double (ptr, ...) @__enzyme_autodiff(ptr @f, double %x)
+  ret double %r
+}
+
+; CHECK-LABEL: define internal { double } @__zymase_grad.f
+; CHECK-NOT: @realloc
+; CHECK: zymase.grow:
+; CHECK: [[NEW:%.*]] = {{.*}}call ptr @malloc(i64
+; CHECK: call void @llvm.memcpy.p0.p0.i64(ptr align 1 [[NEW]], ptr align 1 [[OLD:%.*]], i64
+; CHECK: call void @free(ptr [[OLD]])
+; CHECK-NOT: @realloc
