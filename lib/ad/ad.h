@@ -121,6 +121,8 @@ typedef struct ZyLoop {
                                  recurrences are replayed (replay.c)    */
   int replay_known, replay_any; /* whether a header phi is replayable   */
   LLVMValueRef replay_cap;    /* i64 slot: capacity of the scratch      */
+  unsigned long long max_trip;/* compile-time bound of the trip count, 0 */
+  int heap_refused;           /* (device) its error was reported        */
 } ZyLoop;
 
 typedef struct ZyGen {
@@ -184,6 +186,8 @@ typedef struct ZyGen {
                           summed per thread and added at the end ...    */
   ZyMap gpu_sum;       /* ... pointer -> the thread's slot of the sum    */
   ZyVec gpu_shared;    /* (device) __shared__ shadows the gradient uses */
+  unsigned long long gpu_local_bytes; /* (device) per-thread bytes of the
+                          fixed-size loop caches (gpu_buffers.c)         */
   ZyMap gpu_join;      /* (device) reverse block made by an accumulation
                           -> the primal block it reverses               */
   ZyMap owned;         /* (parallel) primal pointer -> whether only this

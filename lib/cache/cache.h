@@ -98,6 +98,17 @@ void zy_plan_finish(ZyGen *g);
 /* The value of primal `v` at the reverse builder position, as planned. */
 LLVMValueRef zy_plan_value(ZyGen *g, LLVMValueRef v);
 
+/* The most iterations loop `l` runs per entry (`nest` 0) or in one call
+ * (`nest` 1: the product over the loops around it) when each has a
+ * compile-time bound (a constant trip count or scalar evolution's
+ * constant maximum), else 0. */
+unsigned long long zy_loop_bound(ZyLoop *l, int nest);
+/* Makes `slot` hold a fixed-size buffer of `n` elements of type `t` in
+ * the gradient's entry block (the target's alloca address space, held as
+ * a generic pointer). */
+void zy_loops_stack_buffer(ZyGen *g, LLVMValueRef slot, LLVMTypeRef t,
+                           unsigned long long n);
+
 /* replay.c: whether header phi `phi` is a recurrence computed by cheap
  * operations from itself and values from outside its loop, which the
  * reverse sweep can run again instead of caching it; the values from
@@ -112,10 +123,31 @@ void zy_replay_emit(ZyGen *g, int (*planned)(ZyGen *, LLVMValueRef));
 LLVMValueRef zy_replay_value(ZyGen *g, LLVMValueRef phi);
 
 /* At g->b's position: reallocates the buffer in each slot
- * of `slots` (of `old` elements) to `n` elements of the matching type in
- * `types`: realloc, or in device code malloc, a copy and free. */
-void zy_loops_realloc(ZyGen *g, ZyVec *slots, ZyVec *types, LLVMValueRef old,
-                      LLVMValueRef n);
+ * of `slots` to `n` elements of the matching type in `types`; in device
+ * code (no realloc there) a new buffer, where the first `keep` elements
+ * are copied (none when `keep` is NULL). */
+void zy_loops_realloc(ZyGen *g, ZyVec *slots, ZyVec *types, LLVMValueRef n,
+                      LLVMValueRef keep);
+
+/* gpu_buffers.c: device gradients.  ZY_GPU_NVPTX or ZY_GPU_AMDGCN for a
+ * module of that target, else 0. */
+enum { ZY_GPU_NVPTX = 1, ZY_GPU_AMDGCN = 2 };
+int zy_gpu_device_kind(LLVMModuleRef m);
+/* Whether a cache of `bytes` per thread (0: no compile-time bound) gets a
+ * fixed-size buffer in local memory: within -zymase-gpu-local-cache-bytes
+ * for all of the gradient's such buffers (counted here), not in split
+ * mode. */
+int zy_gpu_local_buffer(ZyGen *g, unsigned long long bytes);
+/* Where loop `l` of a device gradient needs device malloc: 0, or -1 after
+ * the located error of -zymase-gpu-no-device-malloc (once per loop). */
+int zy_gpu_heap_check(ZyGen *g, ZyLoop *l);
+/* At g->b: the buffer in `slot` (elements of type `t`) replaced by one
+ * of `n` elements from the device heap, the first `keep` (or none when
+ * NULL) copied over, the old one freed; a full heap traps. */
+void zy_gpu_grow(ZyGen *g, LLVMValueRef slot, LLVMTypeRef t, LLVMValueRef n,
+                 LLVMValueRef keep);
+/* Frees a device heap buffer (or NULL) at `b`. */
+void zy_gpu_free(ZyGen *g, LLVMBuilderRef b, LLVMValueRef p);
 
 /* After both sweeps: buffer growth in the forward, frees at the end of
  * the reverse, the cache report. */

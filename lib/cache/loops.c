@@ -55,6 +55,7 @@ int zy_loops_analyze(ZyGen *g) {
     l->trip_exact = d.trip_exact;
     l->nest_trip = d.nest_trip;
     l->nest_at = d.nest_at;
+    l->max_trip = d.max_trip;
     l->parent = d.parent >= 0 ? &g->loops[d.parent] : NULL;
     l->depth = l->parent ? l->parent->depth + 1 : 1;
     if (!d.preheader || !d.latch || !d.dedicated_exits)
@@ -319,18 +320,48 @@ void zy_loops_report_note(ZyGen *g, LLVMValueRef v, const char *what) {
 /* Small buffers whose size is known at compile time live on the stack. */
 #define ZY_STACK_BUFFER_BYTES 4096
 
-/* The most iterations loop `l` runs in one call when it and every loop
- * around it have constant trip counts, else 0. */
-static unsigned long long constant_bound(ZyLoop *l) {
+unsigned long long zy_loop_bound(ZyLoop *l, int nest) {
   unsigned long long n = 1;
-  for (; l; l = l->parent) {
-    if (!l->trip || !LLVMIsAConstantInt(l->trip))
+  for (; l; l = nest ? l->parent : NULL) {
+    unsigned long long k = l->max_trip;
+    if (l->trip && LLVMIsAConstantInt(l->trip) &&
+        (!k || LLVMConstIntGetZExtValue(l->trip) < k))
+      k = LLVMConstIntGetZExtValue(l->trip);
+    if (!k || k > (1ull << 20))
       return 0;
-    n *= LLVMConstIntGetZExtValue(l->trip);
+    n *= k;
     if (n > (1ull << 20))
       return 0;
   }
   return n;
+}
+
+void zy_loops_stack_buffer(ZyGen *g, LLVMValueRef slot, LLVMTypeRef t,
+                           unsigned long long bound) {
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(g->zm->ctx);
+  LLVMPositionBuilderAtEnd(b, g->allocas);
+  LLVMValueRef a =
+      LLVMBuildAlloca(b, LLVMArrayType2(t, bound), "zymase.stack.buffer");
+  if (LLVMGetPointerAddressSpace(LLVMTypeOf(a)))
+    a = LLVMBuildAddrSpaceCast(b, a, LLVMPointerTypeInContext(g->zm->ctx, 0),
+                               "");
+  LLVMBuildStore(b, a, slot);
+  LLVMDisposeBuilder(b);
+}
+
+/* How a loop cache of `bound` elements of `t` (0: unbounded) is kept:
+ * 1 on the stack (local memory on a GPU), 0 in a buffer from the heap. */
+static int on_stack(ZyGen *g, ZyLoop *l, LLVMTypeRef t,
+                    unsigned long long bound) {
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(g->zm->mod);
+  unsigned long long bytes = bound * LLVMABISizeOfType(td, t);
+  if (zy_gpu_device_kind(g->zm->mod)) {
+    if (zy_gpu_local_buffer(g, bytes))
+      return 1;
+    zy_gpu_heap_check(g, l);
+    return 0;
+  }
+  return !g->split && bound && bytes <= ZY_STACK_BUFFER_BYTES;
 }
 
 static LLVMValueRef buffer_elem(ZyGen *g, LLVMBuilderRef b, ZyLoop *l,
@@ -364,20 +395,12 @@ LLVMValueRef zy_loops_reload(ZyGen *g, LLVMValueRef fv, ZyLoop *l) {
     return LLVMBuildLoad2(g->b, i64, ivl->rc, "zymase.iv");
   LLVMValueRef slot = zy_map_get(&g->cache, fv);
   if (!slot) {
-    LLVMTargetDataRef td = LLVMGetModuleDataLayout(g->zm->mod);
-    unsigned long long bound = constant_bound(l);
-    int on_stack = !g->split && bound &&
-                   bound * LLVMABISizeOfType(td, t) <= ZY_STACK_BUFFER_BYTES;
+    unsigned long long bound = zy_loop_bound(l, 1);
+    int stack = on_stack(g, l, t, bound);
     slot = zy_new_slot(g, LLVMPointerTypeInContext(g->zm->ctx, 0),
-                       "zymase.buffer", !on_stack);
-    if (on_stack) { /* a fixed-size buffer in the gradient's frame */
-      LLVMBuilderRef b = LLVMCreateBuilderInContext(g->zm->ctx);
-      LLVMPositionBuilderAtEnd(b, g->allocas);
-      LLVMBuildStore(b,
-                     LLVMBuildAlloca(b, LLVMArrayType2(t, bound),
-                                     "zymase.stack.buffer"),
-                     slot);
-      LLVMDisposeBuilder(b);
+                       "zymase.buffer", !stack);
+    if (stack) {
+      zy_loops_stack_buffer(g, slot, t, bound);
     } else {
       if (g->split)
         zy_vec_push(&g->tape, slot);
@@ -398,11 +421,20 @@ LLVMValueRef zy_loops_reload(ZyGen *g, LLVMValueRef fv, ZyLoop *l) {
       snprintf(where, sizeof where, "%%%s, ", hn);
     else if (line)
       snprintf(where, sizeof where, "line %u, ", line);
+    int gpu = zy_gpu_device_kind(g->zm->mod);
+    char kind[96];
+    if (stack && gpu)
+      snprintf(kind, sizeof kind,
+               "fixed-size buffer in local memory (%llu values per thread)",
+               bound);
+    else
+      snprintf(kind, sizeof kind, "%s%s",
+               gpu ? "device malloc per thread, " : "",
+               stack     ? "fixed-size buffer on the stack"
+               : l->trip ? "buffer reserved from the trip count"
+                         : "buffer grown geometrically");
     snprintf(how, sizeof how, "per iteration of loop %d (%sdepth %d), %s",
-             (int)(l - g->loops) + 1, where, l->depth,
-             on_stack  ? "fixed-size buffer on the stack"
-             : l->trip ? "buffer reserved from the trip count"
-                       : "buffer grown geometrically");
+             (int)(l - g->loops) + 1, where, l->depth, kind);
     zy_loops_report(g, fv, how);
   }
   LLVMValueRef n = LLVMBuildLoad2(g->b, i64, l->count, "");
@@ -414,42 +446,25 @@ LLVMValueRef zy_loops_reload(ZyGen *g, LLVMValueRef fv, ZyLoop *l) {
 
 /* --- After both sweeps ---------------------------------------------------- */
 
-/* Whether the gradient is device code (nvptx, amdgcn): no realloc there
- * (CUDA's device heap has malloc and free only). */
-static int device_code(ZyGen *g) {
-  const char *t = LLVMGetTarget(g->zm->mod);
-  return t && (!strncmp(t, "nvptx", 5) || !strncmp(t, "amdgcn", 6));
-}
-
-void zy_loops_realloc(ZyGen *g, ZyVec *slots, ZyVec *types, LLVMValueRef old,
-                      LLVMValueRef n) {
+void zy_loops_realloc(ZyGen *g, ZyVec *slots, ZyVec *types, LLVMValueRef n,
+                      LLVMValueRef keep) {
   LLVMTypeRef i64 = i64_type(g), ptr = LLVMPointerTypeInContext(g->zm->ctx, 0);
   LLVMTargetDataRef td = LLVMGetModuleDataLayout(g->zm->mod);
   LLVMTypeRef fty = LLVMFunctionType(ptr, (LLVMTypeRef[]){ptr, i64}, 2, 0);
-  LLVMTypeRef mty = LLVMFunctionType(ptr, &i64, 1, 0);
-  LLVMTypeRef fr = LLVMFunctionType(LLVMVoidTypeInContext(g->zm->ctx), &ptr,
-                                    1, 0);
-  int device = device_code(g);
-  LLVMValueRef realloc_fn =
-      device ? NULL : zy_runtime_fn(g->zm->mod, "realloc", fty);
+  int gpu = zy_gpu_device_kind(g->zm->mod);
   for (size_t k = 0; k < slots->len; k++) {
     LLVMValueRef slot = slots->data[k];
-    LLVMValueRef size =
-        LLVMConstInt(i64, LLVMABISizeOfType(td, types->data[k]), 0);
-    LLVMValueRef p = LLVMBuildLoad2(g->b, ptr, slot, "");
-    LLVMValueRef bytes = LLVMBuildNUWMul(g->b, n, size, "");
-    if (!device) {
-      LLVMValueRef args[2] = {p, bytes};
-      LLVMBuildStore(g->b, LLVMBuildCall2(g->b, fty, realloc_fn, args, 2, ""),
-                     slot);
+    if (gpu) {
+      zy_gpu_grow(g, slot, types->data[k], n, keep);
       continue;
     }
-    /* malloc, copy the `old` elements kept, free. */
-    LLVMValueRef q = LLVMBuildCall2(
-        g->b, mty, zy_runtime_fn(g->zm->mod, "malloc", mty), &bytes, 1, "");
-    LLVMBuildMemCpy(g->b, q, 1, p, 1, LLVMBuildNUWMul(g->b, old, size, ""));
-    LLVMBuildCall2(g->b, fr, zy_runtime_fn(g->zm->mod, "free", fr), &p, 1, "");
-    LLVMBuildStore(g->b, q, slot);
+    LLVMValueRef size =
+        LLVMConstInt(i64, LLVMABISizeOfType(td, types->data[k]), 0);
+    LLVMValueRef args[2] = {LLVMBuildLoad2(g->b, ptr, slot, ""),
+                            LLVMBuildNUWMul(g->b, n, size, "")};
+    LLVMValueRef realloc_fn = zy_runtime_fn(g->zm->mod, "realloc", fty);
+    LLVMBuildStore(g->b, LLVMBuildCall2(g->b, fty, realloc_fn, args, 2, ""),
+                   slot);
   }
 }
 
@@ -472,7 +487,7 @@ static void finish_site(ZyGen *g, ZyLoop *l, ZyGrowSite *s) {
   LLVMValueRef ncap = LLVMBuildSelect(
       g->b, LLVMBuildICmp(g->b, LLVMIntUGT, s->need, dbl, ""), s->need, dbl,
       "zymase.cap");
-  zy_loops_realloc(g, &l->bufs, &l->btypes, cap, ncap);
+  zy_loops_realloc(g, &l->bufs, &l->btypes, ncap, cap);
   LLVMBuildStore(g->b, ncap, l->cap);
   LLVMBuildBr(g->b, s->cont);
 }
@@ -626,8 +641,7 @@ void zy_loops_finish(ZyGen *g) {
      * caller keeps the tape that holds them). */
     LLVMPositionBuilderBefore(g->b, g->retinst);
     for (size_t s = 0; s < l->bufs.len && !g->sig.nofree; s++)
-      zy_call_free(g->b, "free",
-                   LLVMBuildLoad2(g->b, ptr, l->bufs.data[s], ""));
+      zy_gpu_free(g, g->b, LLVMBuildLoad2(g->b, ptr, l->bufs.data[s], ""));
   }
   print_report(g);
 }

@@ -24,6 +24,7 @@
 #include "ad/irutil.h"
 
 #include <llvm-c/Target.h>
+#include <stdio.h>
 #include <string.h>
 
 #define YES ((void *)1)
@@ -167,7 +168,7 @@ static void emit_at(ZyGen *g, ZyLoop *l, LLVMBasicBlockRef at, ZyVec *phis,
   ZyVec types = {0};
   for (size_t k = 0; k < phis->len; k++)
     zy_vec_push(&types, LLVMTypeOf(phis->data[k]));
-  zy_loops_realloc(g, slots, &types, cap, ncap);
+  zy_loops_realloc(g, slots, &types, ncap, NULL);
   zy_vec_free(&types);
   LLVMBuildStore(g->b, ncap, l->replay_cap);
   LLVMBuildBr(g->b, pre);
@@ -239,6 +240,45 @@ static void emit_at(ZyGen *g, ZyLoop *l, LLVMBasicBlockRef at, ZyVec *phis,
   zy_map_free(&val);
 }
 
+/* Device code: the scratch of loop `l`'s replayed `phis` in `slots` is
+ * a fixed-size buffer in local memory when the loop's trip count has a
+ * compile-time bound and the buffers fit the budget (its capacity set to
+ * that bound, so that it never grows), else from the device heap.  Says
+ * which in the cache report.  Returns whether it is local. */
+static int gpu_local_scratch(ZyGen *g, ZyLoop *l, ZyVec *phis,
+                             ZyVec *slots) {
+  if (!zy_gpu_device_kind(g->zm->mod))
+    return 0;
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(g->zm->mod);
+  unsigned long long n = zy_loop_bound(l, 0), bytes = 0;
+  for (size_t k = 0; k < phis->len; k++)
+    bytes += n * LLVMABISizeOfType(td, LLVMTypeOf(phis->data[k]));
+  int local = n && zy_gpu_local_buffer(g, bytes);
+  char note[128];
+  if (local)
+    snprintf(note, sizeof note,
+             "replay scratch: fixed-size buffer in local memory (%llu "
+             "values per thread)",
+             n);
+  else
+    snprintf(note, sizeof note, "replay scratch: device malloc per thread");
+  for (size_t k = 0; k < phis->len; k++) {
+    zy_loops_report_note(g, phis->data[k], note);
+    if (local)
+      zy_loops_stack_buffer(g, slots->data[k], LLVMTypeOf(phis->data[k]), n);
+  }
+  if (!local) {
+    zy_gpu_heap_check(g, l);
+    return 0;
+  }
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(g->zm->ctx);
+  LLVMPositionBuilderAtEnd(b, g->allocas);
+  LLVMBuildStore(b, LLVMConstInt(LLVMInt64TypeInContext(g->zm->ctx), n, 0),
+                 l->replay_cap);
+  LLVMDisposeBuilder(b);
+  return 1;
+}
+
 void zy_replay_emit(ZyGen *g, int (*planned)(ZyGen *, LLVMValueRef)) {
   LLVMTypeRef i64 = LLVMInt64TypeInContext(g->zm->ctx);
   LLVMTypeRef ptr = LLVMPointerTypeInContext(g->zm->ctx, 0);
@@ -255,11 +295,12 @@ void zy_replay_emit(ZyGen *g, int (*planned)(ZyGen *, LLVMValueRef)) {
       }
     if (phis.len) {
       l->replay_cap = zy_new_slot(g, i64, "zymase.replay.cap", 1);
+      int local = gpu_local_scratch(g, l, &phis, &slots);
       for (size_t e = 0; e < l->replays.len; e++)
         emit_at(g, l, l->replays.data[e], &phis, &slots);
       LLVMPositionBuilderBefore(g->b, g->retinst);
-      for (size_t s = 0; s < slots.len; s++)
-        zy_call_free(g->b, "free", LLVMBuildLoad2(g->b, ptr, slots.data[s], ""));
+      for (size_t s = 0; s < slots.len && !local; s++)
+        zy_gpu_free(g, g->b, LLVMBuildLoad2(g->b, ptr, slots.data[s], ""));
     }
     zy_vec_free(&phis);
     zy_vec_free(&slots);

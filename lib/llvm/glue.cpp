@@ -306,6 +306,7 @@ struct ZyLoopNest {
   DenseMap<Loop *, unsigned> Index;
   DenseMap<BasicBlock *, Value *> Trips; // by header
   SmallPtrSet<BasicBlock *, 8> ExactTrips;
+  DenseMap<BasicBlock *, uint64_t> MaxTrips; // by header, constant bounds
   // header -> (iterations over the nest, preheader that reserves them)
   DenseMap<BasicBlock *, std::pair<Value *, BasicBlock *>> NestTrips;
   Function *F;
@@ -389,6 +390,12 @@ static void expand_trip_counts(Function &F, ZyLoopNest &N) {
     // range (2^31 iterations, 16 GB reserved).  The count is the exit's
     // iteration number when the latch is the only exit.
     const SCEV *BTC = SE.getBackedgeTakenCount(L);
+    // A constant bound (a loop with a data-dependent exit and k < 8 too):
+    // fixed-size caches of device gradients.
+    if (auto *Max =
+            dyn_cast<SCEVConstant>(SE.getConstantMaxBackedgeTakenCount(L));
+        Max && Max->getAPInt().getActiveBits() <= 32)
+      N.MaxTrips[L->getHeader()] = Max->getAPInt().getZExtValue() + 1;
     bool IsExact = L->getExitingBlock() &&
                    L->getExitingBlock() == L->getLoopLatch();
     if (!Pre || isa<SCEVCouldNotCompute>(BTC) ||
@@ -470,6 +477,7 @@ extern "C" void zy_llvm_loops_describe(ZyLoopNest *N, unsigned l,
   auto Nest = N->NestTrips.lookup(L->getHeader());
   out->nest_trip = wrap(Nest.first);
   out->nest_at = wrap(Nest.second);
+  out->max_trip = N->MaxTrips.lookup(L->getHeader());
 }
 
 extern "C" int zy_llvm_loops_innermost(ZyLoopNest *N, LLVMBasicBlockRef bb) {

@@ -109,6 +109,9 @@ typedef struct ZyLoopDesc {
                           enclosing loops whose counts are known before
                           the outermost, or NULL ...                   */
   LLVMBasicBlockRef nest_at; /* ... computed at the end of this block  */
+  unsigned long long max_trip; /* a compile-time bound of the header
+                          executions per entry (scalar evolution's
+                          constant maximum), or 0                       */
 } ZyLoopDesc;
 ZyLoopNest *zy_llvm_loops_new(LLVMValueRef fn);
 /* The number of loops; loop indices put each loop after its parent. */
@@ -190,6 +193,8 @@ int zy_opt_loose_types(void);     /* -zymase-loose-types     */
 int zy_opt_print_cache(void);     /* -zymase-print-cache     */
 int zy_opt_print_stats(void);     /* -zymase-print-stats     */
 unsigned zy_opt_keep_buffers_mb(void); /* -zymase-keep-buffers-mb */
+unsigned zy_opt_gpu_local_cache_bytes(void); /* -zymase-gpu-local-cache-bytes */
+int zy_opt_gpu_no_device_malloc(void); /* -zymase-gpu-no-device-malloc */
 int zy_opt_recompute_math(void);       /* -zymase-recompute-math */
 int zy_opt_gpu_sanitize_thread(void); /* -zymase-gpu-sanitize-thread */
 int zy_opt_gpu_all_atomic(void);  /* -zymase-gpu-all-atomic  */

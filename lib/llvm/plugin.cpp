@@ -79,8 +79,25 @@ static cl::opt<bool> GpuCountAtomics(
              "compare-exchanges that device code executes (read with "
              "zymase_gpu_atomics() of the GPU-on-CPU runtime)"));
 
-extern "C" int zy_opt_gpu_all_atomic(void) { return GpuAllAtomic; }
 extern "C" int zy_opt_gpu_count_atomics(void) { return GpuCountAtomics; }
+static cl::opt<unsigned> GpuLocalCacheBytes(
+    "zymase-gpu-local-cache-bytes", cl::init(4096),
+    cl::desc("Device gradients: loop caches whose size has a compile-time "
+             "bound are fixed-size buffers in each thread's local memory "
+             "(an alloca), up to this many bytes per thread in all; larger "
+             "or unbounded ones use device malloc"));
+
+static cl::opt<bool> GpuNoDeviceMalloc(
+    "zymase-gpu-no-device-malloc", cl::init(false),
+    cl::desc("Device gradients: refuse, with an error naming the loop, a "
+             "loop cache that would need device malloc (for targets "
+             "without a device heap)"));
+
+extern "C" int zy_opt_gpu_all_atomic(void) { return GpuAllAtomic; }
+extern "C" unsigned zy_opt_gpu_local_cache_bytes(void) {
+  return GpuLocalCacheBytes;
+}
+extern "C" int zy_opt_gpu_no_device_malloc(void) { return GpuNoDeviceMalloc; }
 extern "C" int zy_opt_gpu_sanitize_thread(void) { return GpuSanitizeThread; }
 extern "C" int zy_opt_gpu_sanitize_address(void) { return GpuSanitizeAddress; }
 extern "C" const char *zy_opt_gpu_module_id(void) {

@@ -43,6 +43,12 @@ uint64_t __zy_gpu_ockl_global_size(unsigned d) {
 uint64_t __zy_gpu_ockl_zero(unsigned d) { return 0; }
 unsigned __zy_gpu_ockl_dim(void) { return 3; }
 
+/* The device heap (HIP's malloc and free): the host's. */
+uint64_t __zy_gpu_ockl_dm_alloc(uint64_t size) {
+  return (uint64_t)(uintptr_t)malloc(size);
+}
+void __zy_gpu_ockl_dm_dealloc(uint64_t addr) { free((void *)(uintptr_t)addr); }
+
 /* __atomic_work_item_fence(flags, order, scope) (and the builtin fences):
  * every fence is a full host fence. */
 void __zy_gpu_amd_fence(unsigned flags, unsigned order, unsigned scope) {

@@ -1,0 +1,171 @@
+/* gpu_buffers.c - the loop caches of device gradients (nvptx, amdgcn):
+ * which kind of buffer a cache gets (a fixed-size one in each thread's
+ * local memory, else device malloc), and the device heap calls, which
+ * have no realloc (CUDA has none).
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include "cache.h"
+
+#include "ad/irutil.h"
+
+#include <llvm-c/Target.h>
+#include <string.h>
+
+int zy_gpu_device_kind(LLVMModuleRef m) {
+  const char *t = LLVMGetTarget(m);
+  if (t && !strncmp(t, "nvptx", 5))
+    return ZY_GPU_NVPTX;
+  if (t && !strncmp(t, "amdgcn", 6))
+    return ZY_GPU_AMDGCN;
+  return 0;
+}
+
+/* The first instruction of `bb` with a source location, else its
+ * terminator. */
+static LLVMValueRef located(LLVMBasicBlockRef bb) {
+  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+       i = LLVMGetNextInstruction(i))
+    if (LLVMGetDebugLocLine(i))
+      return i;
+  return LLVMGetBasicBlockTerminator(bb);
+}
+
+int zy_gpu_local_buffer(ZyGen *g, unsigned long long bytes) {
+  if (g->split || !bytes || bytes > zy_opt_gpu_local_cache_bytes() ||
+      g->gpu_local_bytes > zy_opt_gpu_local_cache_bytes() - bytes)
+    return 0;
+  g->gpu_local_bytes += bytes;
+  return 1;
+}
+
+int zy_gpu_heap_check(ZyGen *g, ZyLoop *l) {
+  if (!zy_gpu_device_kind(g->zm->mod) || !zy_opt_gpu_no_device_malloc() ||
+      l->heap_refused)
+    return 0;
+  l->heap_refused = 1;
+  return zy_error(
+      ZY_ERR_UNSUPPORTED, g->user, located(l->header),
+      "bound the loop's trip count by a constant (k < 8), or raise "
+      "-zymase-gpu-local-cache-bytes, or drop -zymase-gpu-no-device-malloc",
+      "the values this loop keeps for the reverse sweep have no "
+      "compile-time bound within -zymase-gpu-local-cache-bytes=%u per "
+      "thread, and device malloc is turned off",
+      zy_opt_gpu_local_cache_bytes());
+}
+
+/* ptr zymase.gpu.cache.alloc(i64 bytes): device malloc (ockl's dm_alloc
+ * on amdgcn) that traps, on nvptx with a message, when the heap is full. */
+static LLVMValueRef alloc_fn(ZyGen *g) {
+  LLVMModuleRef m = g->zm->mod;
+  LLVMContextRef c = g->zm->ctx;
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(c),
+              ptr = LLVMPointerTypeInContext(c, 0);
+  LLVMTypeRef fty = LLVMFunctionType(ptr, &i64, 1, 0);
+  LLVMValueRef fn = LLVMGetNamedFunction(m, "zymase.gpu.cache.alloc");
+  if (fn)
+    return fn;
+  fn = LLVMAddFunction(m, "zymase.gpu.cache.alloc", fty);
+  LLVMSetLinkage(fn, LLVMInternalLinkage);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c, fn, "");
+  LLVMBasicBlockRef fail = LLVMAppendBasicBlockInContext(c, fn, "full");
+  LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(c, fn, "ok");
+  LLVMPositionBuilderAtEnd(b, entry);
+  LLVMValueRef size = LLVMGetParam(fn, 0), p;
+  int amd = zy_gpu_device_kind(m) == ZY_GPU_AMDGCN;
+  if (amd) {
+    LLVMTypeRef aty = LLVMFunctionType(i64, &i64, 1, 0);
+    p = LLVMBuildIntToPtr(
+        b,
+        LLVMBuildCall2(b, aty, zy_runtime_fn(m, "__ockl_dm_alloc", aty), &size,
+                       1, ""),
+        ptr, "");
+  } else {
+    p = LLVMBuildCall2(b, fty, zy_runtime_fn(m, "malloc", fty), &size, 1, "");
+  }
+  LLVMBuildCondBr(b, LLVMBuildIsNull(b, p, ""), fail, ok);
+  LLVMPositionBuilderAtEnd(b, fail);
+  if (!amd) { /* CUDA's assert: the message, the thread and the kernel */
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c);
+    LLVMTypeRef aty =
+        LLVMFunctionType(LLVMVoidTypeInContext(c),
+                         (LLVMTypeRef[]){ptr, ptr, i32, ptr, i64}, 5, 0);
+    LLVMValueRef args[5] = {
+        LLVMBuildGlobalStringPtr(
+            b,
+            "zymase: device malloc for a loop cache of a gradient failed "
+            "(raise cudaLimitMallocHeapSize, or bound the loop's trip count)",
+            "zymase.gpu.heap.msg"),
+        LLVMBuildGlobalStringPtr(b, "zymase", "zymase.gpu.heap.file"),
+        LLVMConstInt(i32, 0, 0),
+        LLVMBuildGlobalStringPtr(b, "zymase.gpu.cache.alloc",
+                                 "zymase.gpu.heap.fn"),
+        LLVMConstInt(i64, 1, 0)};
+    LLVMBuildCall2(b, aty, zy_runtime_fn(m, "__assertfail", aty), args, 5, "");
+  }
+  LLVMTypeRef vty = LLVMFunctionType(LLVMVoidTypeInContext(c), NULL, 0, 0);
+  LLVMBuildCall2(b, vty, zy_runtime_fn(m, "llvm.trap", vty), NULL, 0, "");
+  LLVMBuildUnreachable(b);
+  LLVMPositionBuilderAtEnd(b, ok);
+  LLVMBuildRet(b, p);
+  LLVMDisposeBuilder(b);
+  return fn;
+}
+
+/* void zymase.gpu.cache.free(ptr): ockl's dm_dealloc unless null. */
+static LLVMValueRef free_fn(ZyGen *g) {
+  LLVMModuleRef m = g->zm->mod;
+  LLVMContextRef c = g->zm->ctx;
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(c),
+              ptr = LLVMPointerTypeInContext(c, 0);
+  LLVMTypeRef vty = LLVMFunctionType(LLVMVoidTypeInContext(c), &ptr, 1, 0);
+  LLVMValueRef fn = LLVMGetNamedFunction(m, "zymase.gpu.cache.free");
+  if (fn)
+    return fn;
+  fn = LLVMAddFunction(m, "zymase.gpu.cache.free", vty);
+  LLVMSetLinkage(fn, LLVMInternalLinkage);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c, fn, "");
+  LLVMBasicBlockRef del = LLVMAppendBasicBlockInContext(c, fn, "free");
+  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c, fn, "done");
+  LLVMPositionBuilderAtEnd(b, entry);
+  LLVMValueRef p = LLVMGetParam(fn, 0);
+  LLVMBuildCondBr(b, LLVMBuildIsNull(b, p, ""), done, del);
+  LLVMPositionBuilderAtEnd(b, del);
+  LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(c), &i64, 1, 0);
+  LLVMValueRef a = LLVMBuildPtrToInt(b, p, i64, "");
+  LLVMBuildCall2(b, fty, zy_runtime_fn(m, "__ockl_dm_dealloc", fty), &a, 1, "");
+  LLVMBuildBr(b, done);
+  LLVMPositionBuilderAtEnd(b, done);
+  LLVMBuildRetVoid(b);
+  LLVMDisposeBuilder(b);
+  return fn;
+}
+
+void zy_gpu_free(ZyGen *g, LLVMBuilderRef b, LLVMValueRef p) {
+  if (zy_gpu_device_kind(g->zm->mod) != ZY_GPU_AMDGCN) {
+    zy_call_free(b, "free", p); /* CUDA's free(NULL) does nothing */
+    return;
+  }
+  LLVMValueRef fn = free_fn(g);
+  LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, &p, 1, "");
+}
+
+void zy_gpu_grow(ZyGen *g, LLVMValueRef slot, LLVMTypeRef t, LLVMValueRef n,
+                 LLVMValueRef keep) {
+  LLVMContextRef c = g->zm->ctx;
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(c),
+              ptr = LLVMPointerTypeInContext(c, 0);
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(g->zm->mod);
+  LLVMValueRef size = LLVMConstInt(i64, LLVMABISizeOfType(td, t), 0);
+  LLVMValueRef fn = alloc_fn(g);
+  LLVMValueRef bytes = LLVMBuildNUWMul(g->b, n, size, "");
+  LLVMValueRef p = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(fn), fn, &bytes,
+                                  1, "zymase.gpu.buffer");
+  LLVMValueRef old = LLVMBuildLoad2(g->b, ptr, slot, "");
+  if (keep) /* the values stored so far move to the new buffer */
+    LLVMBuildMemCpy(g->b, p, LLVMABIAlignmentOfType(td, t), old,
+                    LLVMABIAlignmentOfType(td, t),
+                    LLVMBuildNUWMul(g->b, keep, size, ""));
+  zy_gpu_free(g, g->b, old);
+  LLVMBuildStore(g->b, p, slot);
+}
