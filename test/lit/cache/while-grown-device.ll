@@ -1,6 +1,7 @@
 ; cache/while-grown-device.ll - the while loop of while-grown.ll in device
 ; code (nvptx64): the device heap has malloc and free but no realloc, so
-; the geometrically grown buffer is reallocated by malloc, a copy of the
+; the geometrically grown buffer is reallocated by the device heap's
+; allocation helper (malloc, trapping when the heap is full), a copy of the
 ; old capacity and free.
 ; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 ; RUN: %zyopt -zymase-no-preopt %s -S | %FileCheck %s
@@ -34,7 +35,7 @@ define double @caller(double %x) {
 ; CHECK-LABEL: define internal { double } @__zymase_grad.f
 ; CHECK-NOT: @realloc
 ; CHECK: zymase.grow:
-; CHECK: [[NEW:%.*]] = {{.*}}call ptr @malloc(i64
-; CHECK: call void @llvm.memcpy.p0.p0.i64(ptr align 1 [[NEW]], ptr align 1 [[OLD:%.*]], i64
+; CHECK: [[NEW:%.*]] = {{.*}}call ptr @zymase.gpu.cache.alloc(i64
+; CHECK: call void @llvm.memcpy.p0.p0.i64(ptr align 8 [[NEW]], ptr align 8 [[OLD:%.*]], i64
 ; CHECK: call void @free(ptr [[OLD]])
 ; CHECK-NOT: @realloc
