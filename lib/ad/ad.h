@@ -121,6 +121,8 @@ typedef struct ZyLoop {
                                  recurrences are replayed (replay.c)    */
   int replay_known, replay_any; /* whether a header phi is replayable   */
   LLVMValueRef replay_cap;    /* i64 slot: capacity of the scratch      */
+  LLVMBasicBlockRef rdone;    /* reverse: where the reverse of the loop
+                                 goes after its first iteration         */
 } ZyLoop;
 
 typedef struct ZyGen {
