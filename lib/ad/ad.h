@@ -123,6 +123,8 @@ typedef struct ZyLoop {
   LLVMValueRef replay_cap;    /* i64 slot: capacity of the scratch      */
   unsigned long long max_trip;/* compile-time bound of the trip count, 0 */
   int heap_refused;           /* (device) its error was reported        */
+  LLVMBasicBlockRef rdone;    /* reverse: where the reverse of the loop
+                                 goes after its first iteration         */
 } ZyLoop;
 
 typedef struct ZyGen {

@@ -246,6 +246,7 @@ static void leave_header(ZyGen *g, ZyLoop *l, ZyVec *phis, ZyVec *dphis) {
   LLVMBuildStore(g->b, LLVMBuildSub(g->b, n, one, ""), l->count);
   LLVMBasicBlockRef first =
       LLVMAppendBasicBlockInContext(g->zm->ctx, g->grad, "reverse.loop.done");
+  l->rdone = first;
   LLVMBasicBlockRef back =
       LLVMAppendBasicBlockInContext(g->zm->ctx, g->grad, "reverse.loop.back");
   LLVMBuildCondBr(g->b,

@@ -108,6 +108,22 @@ unsigned long long zy_loop_bound(ZyLoop *l, int nest);
  * a generic pointer). */
 void zy_loops_stack_buffer(ZyGen *g, LLVMValueRef slot, LLVMTypeRef t,
                            unsigned long long n);
+/* share.c: recomputed values built once per reverse iteration.  The
+ * dominators of the gradient and the reverse blocks of each loop's
+ * iterations; zy_share_target is the reverse block at whose start primal
+ * `v`, needed in reverse blocks `blocks`, is built for all of them (its
+ * depth in the dominator tree in *depth), or NULL; zy_share_add records a
+ * value built at the start of block `at`; zy_share_find is one that holds
+ * in block `at` (same iteration, dominating), or NULL. */
+typedef struct ZyShare ZyShare;
+ZyShare *zy_share_new(ZyGen *g);
+void zy_share_free(ZyShare *s);
+LLVMBasicBlockRef zy_share_target(ZyShare *s, ZyGen *g, LLVMValueRef v,
+                                  ZyVec *blocks, int *depth);
+void zy_share_add(ZyShare *s, LLVMValueRef v, LLVMBasicBlockRef at,
+                  LLVMValueRef r);
+LLVMValueRef zy_share_find(ZyShare *s, ZyGen *g, LLVMValueRef v,
+                           LLVMBasicBlockRef at);
 
 /* replay.c: whether header phi `phi` is a recurrence computed by cheap
  * operations from itself and values from outside its loop, which the

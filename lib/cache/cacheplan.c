@@ -23,6 +23,7 @@
 
 #include <llvm-c/Target.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #define CACHED ((void *)1)
 #define RECOMPUTED ((void *)2)
@@ -167,6 +168,11 @@ static void solve(ZyGen *g) {
  * needs is built once: the recomputed values form a DAG, which cloned as
  * a tree would grow exponentially with its depth). */
 static ZyMap *built;
+/* Values built once per reverse iteration (share.c), the reverse block
+ * being built in, and whether what is built is at that block's start. */
+static ZyShare *shared;
+static LLVMBasicBlockRef building_in;
+static int at_start;
 
 static LLVMValueRef plan_value(ZyGen *g, LLVMValueRef v);
 
@@ -174,9 +180,14 @@ LLVMValueRef zy_plan_value(ZyGen *g, LLVMValueRef v) {
   LLVMValueRef r = built ? zy_map_get(built, v) : NULL;
   if (r)
     return r;
-  r = plan_value(g, v);
+  if (shared && building_in)
+    r = zy_share_find(shared, g, v, building_in);
+  if (!r)
+    r = plan_value(g, v);
   if (built)
     zy_map_put(built, v, r);
+  if (shared && building_in && at_start)
+    zy_share_add(shared, v, building_in, r);
   return r;
 }
 
@@ -229,23 +240,105 @@ static int planned_recompute(ZyGen *g, LLVMValueRef v) {
   return zy_map_get(&g->plan, v) == RECOMPUTED;
 }
 
+/* The values needed in several reverse blocks of one reverse iteration
+ * are built once, at the start of the block that dominates the others
+ * (share.c), outer blocks first so that inner ones reuse their values;
+ * their placeholders are then replaced and erased. */
+static void build_shared(ZyGen *g) {
+  ZyMap groups = {0}; /* primal value -> ZyVec* of placeholders */
+  for (size_t k = 0; k < g->pending.len; k += 2) {
+    LLVMValueRef ph = g->pending.data[k], v = g->pending.data[k + 1];
+    if (!LLVMGetFirstUse(ph) || zy_map_get(&g->plan, v) != RECOMPUTED ||
+        !legal(g, v))
+      continue;
+    ZyVec *phs = zy_map_get(&groups, v);
+    if (!phs) {
+      phs = calloc(1, sizeof *phs);
+      zy_map_put(&groups, v, phs);
+    }
+    zy_vec_push(phs, ph);
+  }
+  ZyVec todo = {0}; /* (value, target block, depth) */
+  ZyMap starts = {0};
+  for (size_t k = 0; k < groups.order.len; k++) {
+    LLVMValueRef v = groups.order.data[k];
+    ZyVec *phs = zy_map_get(&groups, v), blocks = {0};
+    for (size_t j = 0; j < phs->len; j++)
+      zy_vec_push(&blocks, LLVMGetInstructionParent(phs->data[j]));
+    int d = 0;
+    LLVMBasicBlockRef r = zy_share_target(shared, g, v, &blocks, &d);
+    zy_vec_free(&blocks);
+    if (!r)
+      continue;
+    zy_vec_push(&todo, v);
+    zy_vec_push(&todo, r);
+    /* Everything built in `r` goes before what was its first instruction,
+     * in the order built. */
+    LLVMValueRef first = LLVMGetFirstInstruction(r);
+    while (first && LLVMIsAPHINode(first))
+      first = LLVMGetNextInstruction(first);
+    if (!zy_map_has(&starts, r))
+      zy_map_put(&starts, r, first);
+    zy_vec_push(&todo, (void *)(intptr_t)d);
+  }
+  for (int d = 0, more = 1; more; d++) { /* by depth: dominators first */
+    more = 0;
+    for (size_t k = 0; k < todo.len; k += 3) {
+      int dk = (int)(intptr_t)todo.data[k + 2];
+      more |= dk > d;
+      if (dk != d)
+        continue;
+      LLVMValueRef v = todo.data[k];
+      building_in = todo.data[k + 1];
+      LLVMPositionBuilderBefore(g->b, zy_map_get(&starts, building_in));
+      ZyMap memo = {0};
+      built = &memo;
+      at_start = 1;
+      LLVMValueRef r = zy_plan_value(g, v);
+      at_start = 0;
+      built = NULL;
+      zy_map_free(&memo);
+      ZyVec *phs = zy_map_get(&groups, v);
+      for (size_t j = 0; j < phs->len; j++)
+        LLVMReplaceAllUsesWith(phs->data[j], r);
+    }
+  }
+  building_in = NULL;
+  for (size_t k = 0; k < groups.order.len; k++) {
+    ZyVec *phs = zy_map_get(&groups, groups.order.data[k]);
+    zy_vec_free(phs);
+    free(phs);
+  }
+  zy_map_free(&groups);
+  zy_map_free(&starts);
+  zy_vec_free(&todo);
+}
+
 void zy_plan_finish(ZyGen *g) {
   solve(g);
   LLVMBuilderRef saved = g->b;
   g->b = LLVMCreateBuilderInContext(g->zm->ctx);
   zy_replay_emit(g, planned_recompute);
+  /* (split mode: the reverse is moved to a function of its own later) */
+  shared = g->split || !g->pending.len ? NULL : zy_share_new(g);
+  if (shared)
+    build_shared(g);
   for (size_t k = 0; k < g->pending.len; k += 2) {
     LLVMValueRef ph = g->pending.data[k], v = g->pending.data[k + 1];
     if (LLVMGetFirstUse(ph)) {
       ZyMap memo = {0};
       built = &memo;
+      building_in = LLVMGetInstructionParent(ph);
       LLVMPositionBuilderBefore(g->b, ph);
       LLVMReplaceAllUsesWith(ph, zy_plan_value(g, v));
       built = NULL;
+      building_in = NULL;
       zy_map_free(&memo);
     }
     LLVMInstructionEraseFromParent(ph);
   }
+  zy_share_free(shared);
+  shared = NULL;
   LLVMDisposeBuilder(g->b);
   g->b = saved;
   g->pending.len = 0;

@@ -128,9 +128,10 @@ static int pure_arith_intrinsic(LLVMValueRef v) {
  * arguments alone, and computing one again costs less than a cache's
  * write and read back at sizes where the caches leave the processor's
  * caches (Enzyme recomputes them too).  Only with
- * -zymase-recompute-math: each lookup in another reverse block computes
- * the call again, which at sizes whose caches fit in the processor's
- * costs more than it saves (BA medium 3.1x -> 6.4x). */
+ * -zymase-recompute-math: computing exp again in each reverse iteration
+ * doubles LSTM's and LSE's time at sizes whose caches fit in the
+ * processor's; BA gains at every size since a value looked up in several
+ * reverse blocks of one iteration is computed once (share.c). */
 static int fp_type(LLVMTypeRef t) {
   LLVMTypeKind k = LLVMGetTypeKind(t);
   return k == LLVMHalfTypeKind || k == LLVMFloatTypeKind ||

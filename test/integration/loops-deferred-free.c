@@ -17,7 +17,7 @@
 // RUN: %clang -O0 -Xclang -load -Xclang %plugin -mllvm -zymase-recompute-math %s -lm -o %t4 && %t4
 // RUN: %clang -O2 -Xclang -load -Xclang %plugin -mllvm -zymase-recompute-math %s -lm -o %t5 && %t5
 // RUN: %clang -O2 -fno-discard-value-names -Xclang -load -Xclang %plugin -mllvm -zymase-recompute-math -mllvm -zymase-print-cache -c %s -o /dev/null 2> %t.cache && %FileCheck %s < %t.cache
-// RUN: %clang -O2 -fno-discard-value-names -Xclang -load -Xclang %plugin -mllvm -zymase-print-cache -c %s -o /dev/null 2> %t.cache0 && %FileCheck %s --check-prefix=DEFAULT < %t.cache0
+// RUN: %clang -O2 -fno-discard-value-names -Xclang -load -Xclang %plugin -mllvm -zymase-recompute-math=false -mllvm -zymase-print-cache -c %s -o /dev/null 2> %t.cache0 && %FileCheck %s --check-prefix=DEFAULT < %t.cache0
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +31,7 @@ extern int enzyme_dup, enzyme_const;
 
 // The table q is written before the loop and freed after it: its loads,
 // and the exp of them, are recomputed, nothing is cached per iteration
-// (without -zymase-recompute-math, only the exp is).
+// (with -zymase-recompute-math=false, only the exp is).
 // CHECK-LABEL: cache of the gradient of 'table'
 // CHECK-NOT: per iteration
 // DEFAULT-LABEL: cache of the gradient of 'table'

@@ -6,8 +6,8 @@
 ; overwritten after the load, caching exp(y[i]) saves computing it).
 ; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 ; RUN: %zyopt -zymase-no-preopt -zymase-recompute-math -zymase-print-cache %s -S -o /dev/null 2>&1 | %FileCheck %s
-; Without the option, both calls are cached.
-; RUN: %zyopt -zymase-no-preopt -zymase-print-cache %s -S -o /dev/null 2>&1 | %FileCheck %s --check-prefix=OFF
+; With -zymase-recompute-math=false (the default), both calls are cached.
+; RUN: %zyopt -zymase-no-preopt -zymase-recompute-math=false -zymase-print-cache %s -S -o /dev/null 2>&1 | %FileCheck %s --check-prefix=OFF
 ; OFF-DAG: %e1: double, 8 bytes, per iteration
 ; OFF-DAG: %e2: double, 8 bytes, per iteration
 
