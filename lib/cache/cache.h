@@ -111,6 +111,14 @@ void zy_replay_mark(ZyGen *g, ZyLoop *l);
 void zy_replay_emit(ZyGen *g, int (*planned)(ZyGen *, LLVMValueRef));
 LLVMValueRef zy_replay_value(ZyGen *g, LLVMValueRef phi);
 
+/* Forward sweep, after both sweeps: a block inserted after growth site
+ * `k` of loop `l` (in l->sites), ending with a branch to the site's
+ * continuation; `*need` is the site's i64 need of room, or NULL (a
+ * header whose trip count is reserved before the loop), `*header`
+ * whether it is the header's site, run at every iteration. */
+LLVMBasicBlockRef zy_loops_site_hook(ZyGen *g, ZyLoop *l, size_t k,
+                                     LLVMValueRef *need, int *header);
+
 /* At g->b's position: reallocates the buffer in each slot
  * of `slots` to `n` elements of the matching type in `types`. */
 void zy_loops_realloc(ZyGen *g, ZyVec *slots, ZyVec *types, LLVMValueRef n);

@@ -393,6 +393,32 @@ LLVMValueRef zy_loops_reload(ZyGen *g, LLVMValueRef fv, ZyLoop *l) {
   return LLVMBuildLoad2(g->b, t, buffer_elem(g, g->b, l, slot, t, idx), "");
 }
 
+/* A block inserted after growth site `k` of loop `l` in the forward
+ * sweep, before the site's continuation (the block ends with a branch
+ * there): code that runs where the loop's buffers grow.  `*need` is the
+ * site's i64 need (the iterations of the loop in the call so far, and
+ * the coming ones where the trip count is known; NULL for the header of
+ * a loop whose room is reserved before it), `*header` whether the site
+ * is the loop header's, which runs at every iteration. */
+LLVMBasicBlockRef zy_loops_site_hook(ZyGen *g, ZyLoop *l, size_t k,
+                                     LLVMValueRef *need, int *header) {
+  ZyGrowSite *s = l->sites.data[k];
+  LLVMBasicBlockRef hook =
+      LLVMAppendBasicBlockInContext(g->zm->ctx, g->grad, "zymase.hook");
+  zy_vec_push(&g->fextra, hook);
+  *need = s->need;
+  *header = s->cont == l->body;
+  LLVMInstructionEraseFromParent(LLVMGetBasicBlockTerminator(s->at));
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(g->zm->ctx);
+  LLVMPositionBuilderAtEnd(b, s->at);
+  LLVMBuildBr(b, hook);
+  LLVMPositionBuilderAtEnd(b, hook);
+  LLVMBuildBr(b, s->cont);
+  LLVMDisposeBuilder(b);
+  s->cont = hook;
+  return hook;
+}
+
 /* --- After both sweeps ---------------------------------------------------- */
 
 void zy_loops_realloc(ZyGen *g, ZyVec *slots, ZyVec *types,

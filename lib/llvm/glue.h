@@ -184,6 +184,7 @@ int zy_opt_print_cache(void);     /* -zymase-print-cache     */
 int zy_opt_print_stats(void);     /* -zymase-print-stats     */
 unsigned zy_opt_keep_buffers_mb(void); /* -zymase-keep-buffers-mb */
 int zy_opt_recompute_math(void);       /* -zymase-recompute-math */
+unsigned zy_opt_replay_log_mb(void);   /* -zymase-replay-log-mb */
 int zy_opt_gpu_sanitize_thread(void); /* -zymase-gpu-sanitize-thread */
 int zy_opt_gpu_all_atomic(void);  /* -zymase-gpu-all-atomic  */
 int zy_opt_gpu_sanitize_address(void); /* -zymase-gpu-sanitize-address */
