@@ -123,6 +123,12 @@ LLVMBasicBlockRef zy_loops_site_hook(ZyGen *g, ZyLoop *l, size_t k,
  * of `slots` to `n` elements of the matching type in `types`. */
 void zy_loops_realloc(ZyGen *g, ZyVec *slots, ZyVec *types, LLVMValueRef n);
 
+/* scopes.c: marks load or store `inst` as an access of a cache buffer;
+ * after both sweeps, gives those the alias scope of the caches and every
+ * other load and store of the gradient !noalias of it. */
+void zy_cache_access(ZyGen *g, LLVMValueRef inst);
+void zy_cache_scopes(ZyGen *g);
+
 /* After both sweeps: buffer growth in the forward, frees at the end of
  * the reverse, the cache report. */
 void zy_loops_finish(ZyGen *g);

@@ -371,7 +371,8 @@ LLVMValueRef zy_loops_reload(ZyGen *g, LLVMValueRef fv, ZyLoop *l) {
     zy_map_put(&g->cache, fv, slot);
     LLVMBuilderRef b = LLVMCreateBuilderInContext(g->zm->ctx);
     zy_position_after(g, b, fv);
-    LLVMBuildStore(b, fv, buffer_elem(g, b, l, slot, t, l->idx));
+    zy_cache_access(g, LLVMBuildStore(b, fv, buffer_elem(g, b, l, slot, t,
+                                                         l->idx)));
     LLVMDisposeBuilder(b);
     char how[256];
     const char *hn = LLVMGetBasicBlockName(l->header);
@@ -390,7 +391,10 @@ LLVMValueRef zy_loops_reload(ZyGen *g, LLVMValueRef fv, ZyLoop *l) {
   }
   LLVMValueRef n = LLVMBuildLoad2(g->b, i64, l->count, "");
   LLVMValueRef idx = LLVMBuildSub(g->b, n, LLVMConstInt(i64, 1, 0), "");
-  return LLVMBuildLoad2(g->b, t, buffer_elem(g, g->b, l, slot, t, idx), "");
+  LLVMValueRef v =
+      LLVMBuildLoad2(g->b, t, buffer_elem(g, g->b, l, slot, t, idx), "");
+  zy_cache_access(g, v);
+  return v;
 }
 
 /* A block inserted after growth site `k` of loop `l` in the forward
@@ -630,6 +634,7 @@ void zy_loops_free(ZyGen *g) {
   free(g->loops);
   zy_map_free(&g->replayable);
   zy_map_free(&g->replay);
+  zy_map_free(&g->cache_mem);
   for (size_t k = 0; k < g->exitivs.order.len; k++) {
     ZyVec *v = zy_map_get(&g->exitivs, g->exitivs.order.data[k]);
     zy_vec_free(v);

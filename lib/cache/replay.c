@@ -241,9 +241,10 @@ static int log_forward(ZyGen *g, ZyLoop *l, ZyVec *phis, Log *lg) {
       g->b, l->idx, LLVMBuildLoad2(g->b, i64, lg->mask, ""), "zymase.log.idx");
   for (size_t k = 0; k < phis->len; k++) {
     LLVMValueRef buf = LLVMBuildLoad2(g->b, ptr, lg->slots.data[k], "");
-    LLVMBuildStore(
-        g->b, zy_map_get(&g->vmap, phis->data[k]),
-        LLVMBuildInBoundsGEP2(g->b, lg->types.data[k], buf, &j, 1, ""));
+    zy_cache_access(
+        g, LLVMBuildStore(g->b, zy_map_get(&g->vmap, phis->data[k]),
+                          LLVMBuildInBoundsGEP2(g->b, lg->types.data[k], buf,
+                                                &j, 1, "")));
   }
   return 1;
 }
@@ -357,8 +358,9 @@ static void emit_at(ZyGen *g, ZyLoop *l, LLVMBasicBlockRef at, ZyVec *phis,
   for (size_t k = 0; k < phis->len; k++) {
     LLVMTypeRef t = LLVMTypeOf(phis->data[k]);
     LLVMValueRef buf = LLVMBuildLoad2(g->b, ptr, slots->data[k], "");
-    LLVMBuildStore(g->b, cur[k],
-                   LLVMBuildInBoundsGEP2(g->b, t, buf, &iv, 1, ""));
+    zy_cache_access(g, LLVMBuildStore(g->b, cur[k],
+                                      LLVMBuildInBoundsGEP2(g->b, t, buf, &iv,
+                                                            1, "")));
   }
   LLVMValueRef next[phis->len ? phis->len : 1];
   for (size_t k = 0; k < phis->len; k++) {
@@ -447,6 +449,8 @@ LLVMValueRef zy_replay_value(ZyGen *g, LLVMValueRef phi) {
   LLVMTypeRef t = LLVMTypeOf(phi);
   LLVMValueRef idx = LLVMBuildLoad2(g->b, i64, l->rc, "zymase.iv");
   LLVMValueRef buf = LLVMBuildLoad2(g->b, ptr, slot, "");
-  return LLVMBuildLoad2(g->b, t,
-                        LLVMBuildInBoundsGEP2(g->b, t, buf, &idx, 1, ""), "");
+  LLVMValueRef v = LLVMBuildLoad2(
+      g->b, t, LLVMBuildInBoundsGEP2(g->b, t, buf, &idx, 1, ""), "");
+  zy_cache_access(g, v);
+  return v;
 }
