@@ -149,13 +149,12 @@ void zy_replay_mark(ZyGen *g, ZyLoop *l) {
 }
 
 /* The log of a loop's replayed phis: per phi a buffer (slot) of up to
- * `size` elements (a power of two), indexed by the iteration's index in
- * the call masked by `mask`: size - 1 while every growth site's need of
- * room fits, 0 (one element, written over) once one does not.  `cap` is
- * the elements allocated, `need` the last need (>= the iterations of the
- * call); all i64 slots. */
+ * `size` elements, indexed by the iteration's index in the call, written
+ * while `on` (1 while every growth site's need of room fits in `size`, 0
+ * once one does not).  `cap` is the elements allocated, `need` the last
+ * need (>= the iterations of the call so far); all i64 slots. */
 typedef struct Log {
-  LLVMValueRef cap, mask, need;
+  LLVMValueRef cap, on, need;
   unsigned long long size;
   ZyVec slots, types;
 } Log;
@@ -167,8 +166,8 @@ static int log_wanted(ZyGen *g, ZyLoop *l) {
 }
 
 /* At the end of forward block `at`, a growth site needing room for `need`
- * iterations: the log grown, geometrically, to hold them, or its mask
- * cleared when they are more than its size. */
+ * iterations: the log grown, geometrically, to hold them, or turned off
+ * when they are more than its size. */
 static void log_grow(ZyGen *g, LLVMBasicBlockRef at, LLVMValueRef need,
                      Log *lg) {
   LLVMContextRef c = g->zm->ctx;
@@ -182,13 +181,15 @@ static void log_grow(ZyGen *g, LLVMBasicBlockRef at, LLVMValueRef need,
   LLVMPositionBuilderAtEnd(g->b, at);
   LLVMValueRef size = LLVMConstInt(i64, lg->size, 0),
                one = LLVMConstInt(i64, 1, 0);
+  /* The largest need so far: once off, the log stays off. */
+  LLVMValueRef old = LLVMBuildLoad2(g->b, i64, lg->need, "");
+  need = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntUGT, need, old, ""),
+                         need, old, "");
   LLVMValueRef fits = LLVMBuildICmp(g->b, LLVMIntULE, need, size, "");
   LLVMBuildStore(g->b, need, lg->need);
-  LLVMBuildStore(g->b,
-                 LLVMBuildSelect(g->b, fits, LLVMConstInt(i64, lg->size - 1, 0),
-                                 LLVMConstInt(i64, 0, 0), ""),
-                 lg->mask);
-  LLVMValueRef want = LLVMBuildSelect(g->b, fits, need, one, "");
+  LLVMBuildStore(g->b, LLVMBuildZExt(g->b, fits, i64, ""), lg->on);
+  LLVMValueRef want =
+      LLVMBuildSelect(g->b, fits, need, LLVMConstInt(i64, 0, 0), "");
   LLVMValueRef have = LLVMBuildLoad2(g->b, i64, lg->cap, "");
   LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntUGT, want, have, ""), grow,
                   cont);
@@ -206,7 +207,7 @@ static void log_grow(ZyGen *g, LLVMBasicBlockRef at, LLVMValueRef need,
 
 /* In the forward sweep: the log grows where the loop's buffers would
  * (before the loop when its trip count is known, else in its header),
- * and the header stores the phis' values at idx & mask.  0 when the
+ * and the header stores the phis' values at idx while it is on.  0 when the
  * loop gets no log. */
 static int log_forward(ZyGen *g, ZyLoop *l, ZyVec *phis, Log *lg) {
   LLVMContextRef c = g->zm->ctx;
@@ -220,32 +221,52 @@ static int log_forward(ZyGen *g, ZyLoop *l, ZyVec *phis, Log *lg) {
       ((unsigned long long)zy_opt_replay_log_mb() << 20) / each;
   if (!log_wanted(g, l) || fit < 2)
     return 0;
-  for (lg->size = 1; lg->size * 2 <= fit; lg->size *= 2)
-    ;
+  lg->size = fit;
   lg->cap = zy_new_slot(g, i64, "zymase.replay.log.cap", 1);
-  lg->mask = zy_new_slot(g, i64, "zymase.replay.log.mask", 1);
+  lg->on = zy_new_slot(g, i64, "zymase.replay.log.on", 1);
   lg->need = zy_new_slot(g, i64, "zymase.replay.log.need", 1);
   for (size_t k = 0; k < phis->len; k++) {
     zy_vec_push(&lg->slots, zy_new_slot(g, ptr, "zymase.replay.log", 1));
     zy_vec_push(&lg->types, LLVMTypeOf(phis->data[k]));
   }
+  /* The header's hook stores, after the growth (a second hook before
+   * it) where the header is where the log grows. */
+  LLVMBasicBlockRef put = NULL;
   for (size_t s = 0, n = l->sites.len; s < n; s++) {
     LLVMValueRef need;
     int header;
     LLVMBasicBlockRef hook = zy_loops_site_hook(g, l, s, &need, &header);
+    if (header) {
+      put = hook;
+      if (need)
+        hook = zy_loops_site_hook(g, l, s, &need, &header);
+    }
     if (need)
       log_grow(g, hook, need, lg);
   }
-  LLVMPositionBuilderBefore(g->b, LLVMGetFirstInstruction(l->body));
-  LLVMValueRef j = LLVMBuildAnd(
-      g->b, l->idx, LLVMBuildLoad2(g->b, i64, lg->mask, ""), "zymase.log.idx");
+  if (!put)
+    return 0; /* (a header always has its growth site) */
+  /* if (on) log[idx] = phi: no store once the log is off */
+  LLVMValueRef br = LLVMGetBasicBlockTerminator(put);
+  LLVMBasicBlockRef body = LLVMGetSuccessor(br, 0);
+  LLVMInstructionEraseFromParent(br);
+  LLVMBasicBlockRef store =
+      LLVMAppendBasicBlockInContext(c, g->grad, "zymase.log");
+  zy_vec_push(&g->fextra, store);
+  LLVMPositionBuilderAtEnd(g->b, put);
+  LLVMValueRef on =
+      LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildLoad2(g->b, i64, lg->on, ""),
+                    LLVMConstInt(i64, 0, 0), "zymase.log.on");
+  LLVMBuildCondBr(g->b, on, store, body);
+  LLVMPositionBuilderAtEnd(g->b, store);
   for (size_t k = 0; k < phis->len; k++) {
     LLVMValueRef buf = LLVMBuildLoad2(g->b, ptr, lg->slots.data[k], "");
     zy_cache_access(
         g, LLVMBuildStore(g->b, zy_map_get(&g->vmap, phis->data[k]),
                           LLVMBuildInBoundsGEP2(g->b, lg->types.data[k], buf,
-                                                &j, 1, "")));
+                                                &l->idx, 1, "")));
   }
+  LLVMBuildBr(g->b, body);
   return 1;
 }
 
@@ -358,9 +379,9 @@ static void emit_at(ZyGen *g, ZyLoop *l, LLVMBasicBlockRef at, ZyVec *phis,
   for (size_t k = 0; k < phis->len; k++) {
     LLVMTypeRef t = LLVMTypeOf(phis->data[k]);
     LLVMValueRef buf = LLVMBuildLoad2(g->b, ptr, slots->data[k], "");
-    zy_cache_access(g, LLVMBuildStore(g->b, cur[k],
-                                      LLVMBuildInBoundsGEP2(g->b, t, buf, &iv,
-                                                            1, "")));
+    zy_cache_access(
+        g, LLVMBuildStore(g->b, cur[k],
+                          LLVMBuildInBoundsGEP2(g->b, t, buf, &iv, 1, "")));
   }
   LLVMValueRef next[phis->len ? phis->len : 1];
   for (size_t k = 0; k < phis->len; k++) {

@@ -1,12 +1,11 @@
 ; cache/recurrence-log.ll - a recurrence of an inner loop (LLSQ's tj *= t)
 ; that the reverse sweep replays is also logged by the forward sweep: its
-; header stores tj at the iteration's index in the call, masked
-; (idx & (size - 1) while the nest's iterations fit in the log, idx & 0
-; once they do not), into a buffer grown where the loop's buffers grow (here
-; once, before the nest: its trip count is known).  The reverse reads an
-; entry from the log when the last need of room fitted (the iterations
-; of the call: 2 Mi doubles in the default 16 MiB), else replays it.
-; -zymase-replay-log-mb=0 leaves the replay alone.
+; header stores tj at the iteration's index in the call while the log is
+; on, into a buffer grown where the loop's buffers grow (here once, before
+; the nest: its trip count is known).  The log is on while the largest need
+; of room fits in it (2 Mi doubles in the default 16 MiB; 1 MiB: 131072);
+; the reverse reads an entry from the log when that need fitted, else
+; replays it.  -zymase-replay-log-mb=0 leaves the replay alone.
 ; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 ; RUN: %zyopt -zymase-no-preopt -zymase-no-postopt %s -S | %FileCheck %s
 ; RUN: %zyopt -zymase-no-preopt -zymase-no-postopt -zymase-replay-log-mb=1 %s -S | %FileCheck %s --check-prefix=ONE
@@ -14,26 +13,33 @@
 ; RUN: %zyopt -zymase-no-preopt -zymase-verify %s -S -o /dev/null
 
 ; CHECK-LABEL: define internal {{.*}} @__zymase_grad.llsq
-; The forward header: tj stored at idx & mask.
-; CHECK:      [[MASK:%.*]] = load i64, ptr %zymase.replay.log.mask
-; CHECK-NEXT: %zymase.log.idx = and i64 %zymase.idx{{[0-9]*}}, [[MASK]]
-; CHECK-NEXT: [[LOG:%.*]] = load ptr, ptr %zymase.replay.log
-; CHECK-NEXT: [[AT:%.*]] = getelementptr inbounds double, ptr [[LOG]], i64 %zymase.log.idx
-; CHECK-NEXT: store double %tj, ptr [[AT]]
 ; The reverse entry of the inner loop: from the log, or replayed.
 ; CHECK:      reverse.replay:
 ; CHECK-NEXT: [[NEED:%.*]] = load i64, ptr %zymase.replay.log.need
 ; CHECK-NEXT: %zymase.logged = icmp ule i64 [[NEED]], 2097152
 ; CHECK-NEXT: br i1 %zymase.logged, label %reverse.replay.log, label %reverse.replay.run
-; Before the nest: the need, the mask, the growth.
+; Before the nest: the largest need, whether it fits, the growth.
 ; CHECK:      zymase.hook:
-; CHECK-NEXT: [[FITS:%.*]] = icmp ule i64 [[N:%.*]], 2097152
-; CHECK-NEXT: store i64 [[N]], ptr %zymase.replay.log.need
-; CHECK-NEXT: [[M:%.*]] = select i1 [[FITS]], i64 2097151, i64 0
-; CHECK-NEXT: store i64 [[M]], ptr %zymase.replay.log.mask
+; CHECK-NEXT: [[OLD:%.*]] = load i64, ptr %zymase.replay.log.need
+; CHECK-NEXT: [[GT:%.*]] = icmp ugt i64 [[N:%.*]], [[OLD]]
+; CHECK-NEXT: [[MAX:%.*]] = select i1 [[GT]], i64 [[N]], i64 [[OLD]]
+; CHECK-NEXT: [[FITS:%.*]] = icmp ule i64 [[MAX]], 2097152
+; CHECK-NEXT: store i64 [[MAX]], ptr %zymase.replay.log.need
+; CHECK-NEXT: [[ON:%.*]] = zext i1 [[FITS]] to i64
+; CHECK-NEXT: store i64 [[ON]], ptr %zymase.replay.log.on
+; CHECK-NEXT: [[WANT:%.*]] = select i1 [[FITS]], i64 [[MAX]], i64 0
 ; CHECK:      zymase.log.grow:
 ; CHECK:      call ptr @realloc(
-; CHECK:      store ptr {{.*}}, ptr %zymase.replay.log
+; CHECK:      store ptr {{.*}}, ptr %zymase.replay.log,
+; The forward header: tj stored at idx while the log is on.
+; CHECK:      zymase.hook{{[0-9]+}}:
+; CHECK-NEXT: [[O:%.*]] = load i64, ptr %zymase.replay.log.on
+; CHECK-NEXT: %zymase.log.on = icmp ne i64 [[O]], 0
+; CHECK-NEXT: br i1 %zymase.log.on, label %zymase.log, label %inner
+; CHECK:      zymase.log:
+; CHECK-NEXT: [[LOG:%.*]] = load ptr, ptr %zymase.replay.log
+; CHECK-NEXT: [[AT:%.*]] = getelementptr inbounds double, ptr [[LOG]], i64 %zymase.idx
+; CHECK-NEXT: store double %tj, ptr [[AT]]
 ; CHECK:      reverse.replay.log:
 ; CHECK-NEXT: [[CNT:%.*]] = load i64, ptr %zymase.count
 ; CHECK-NEXT: [[LAST:%.*]] = load i64, ptr %zymase.rc
@@ -48,7 +54,7 @@
 ; CHECK:      store ptr {{.*}}, ptr %zymase.replay.at
 
 ; ONE: %zymase.logged = icmp ule i64 {{.*}}, 131072
-; ONE: select i1 {{.*}}, i64 131071, i64 0
+; ONE: icmp ule i64 {{.*}}, 131072
 
 ; OFF-LABEL: define internal {{.*}} @__zymase_grad.llsq
 ; OFF-NOT:   zymase.replay.log

@@ -18,8 +18,8 @@
 ; CHECK:     store double %s, ptr %{{.*}}, align 8, !alias.scope ![[S]]
 ; CHECK:     store double 0.000000e+00, ptr %px, align 8, !noalias ![[S]]
 ; CHECK-LABEL: define internal {{.*}} @__zymase_grad.llsq
-; CHECK:     store double %tj, ptr %{{.*}}, align 8, !alias.scope ![[S]]
-; CHECK:     %xj = load double, ptr %px, align 8, !noalias ![[S]]
+; CHECK-DAG: %xj = load double, ptr %px, align 8, !noalias ![[S]]
+; CHECK-DAG: store double %tj, ptr %{{.*}}, align 8, !alias.scope ![[S]]
 ; CHECK:     reverse.replay.loop:
 ; CHECK:     store double %zymase.replay, ptr %{{.*}}, align 8, !alias.scope ![[S]]
 ; CHECK:     ![[S]] = !{![[SCOPE:[0-9]+]]}
