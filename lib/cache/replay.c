@@ -19,11 +19,12 @@
  * after the other per entry of LLSQ's inner loop at the medium size); a
  * load does not wait.  So the forward sweep also logs the values, at the
  * index of their iteration in the call (`idx`), in a buffer grown up to
- * -zymase-replay-log-mb per loop; once it is full, every later iteration
- * writes its last element.  The reverse sweep reads an entry from the
- * log when all its iterations fit there and replays the others: small
- * runs are read back like a cache, large ones cost the log and the
- * replay, not a gigabyte.
+ * -zymase-replay-log-mb per loop where the loop's buffers grow; once the
+ * iterations of the call need more, the log is turned off (a flag the
+ * header tests).  The reverse sweep reads the entries from the log when
+ * the call's iterations fitted, else replays them: small runs are read
+ * back like a cache, large ones cost a test per iteration, not a
+ * gigabyte.
  * The cache plan (cacheplan.c) treats such a phi as recomputable from its
  * start value and the outside values; the replay is emitted once the plan
  * is known, in the blocks zy_replay_mark left at each entry.
