@@ -49,6 +49,23 @@ static void add_scopes(LLVMContextRef c, LLVMValueRef inst, unsigned kind,
                   LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, md, n + 1)));
 }
 
+/* Whether the scope list of kind `kind` of `inst` holds the scope of
+ * `list` (an access of a cache copied from a gradient that is itself
+ * differentiated: still an access of that cache). */
+static int has_scope(LLVMValueRef inst, unsigned kind, LLVMValueRef list) {
+  LLVMValueRef old = LLVMGetMetadata(inst, kind), scope;
+  if (!old)
+    return 0;
+  unsigned n = LLVMGetMDNodeNumOperands(old);
+  LLVMValueRef ops[n ? n : 1];
+  LLVMGetMDNodeOperands(old, ops);
+  LLVMGetMDNodeOperands(list, &scope);
+  for (unsigned k = 0; k < n; k++)
+    if (ops[k] == scope)
+      return 1;
+  return 0;
+}
+
 void zy_cache_scopes(ZyGen *g) {
   if (!g->cache_mem.order.len)
     return;
@@ -62,7 +79,7 @@ void zy_cache_scopes(ZyGen *g) {
          i = LLVMGetNextInstruction(i)) {
       if (!LLVMIsALoadInst(i) && !LLVMIsAStoreInst(i))
         continue;
-      if (zy_map_has(&g->cache_mem, i))
+      if (zy_map_has(&g->cache_mem, i) || has_scope(i, kscope, list))
         add_scopes(c, i, kscope, list);
       else
         add_scopes(c, i, knoalias, list);

@@ -22,6 +22,10 @@
 ; CHECK-DAG: store double %tj, ptr %{{.*}}, align 8, !alias.scope ![[S]]
 ; CHECK:     reverse.replay.loop:
 ; CHECK:     store double %zymase.replay, ptr %{{.*}}, align 8, !alias.scope ![[S]]
+; An access already in the scope (copied from a gradient that is
+; differentiated again) stays in it, with no !noalias of it.
+; CHECK-LABEL: define internal {{.*}} @__zymase_grad.tagged
+; CHECK:     %v = load double, ptr %p, align 8, !alias.scope ![[S]]{{$}}
 ; CHECK:     ![[S]] = !{![[SCOPE:[0-9]+]]}
 ; CHECK:     ![[SCOPE]] = !{!"zymase.cache", ![[DOMAIN:[0-9]+]]}
 ; CHECK:     ![[DOMAIN]] = !{!"zymase.cache.domain"}
@@ -92,12 +96,37 @@ exit:
   ret double %res
 }
 
+define double @tagged(ptr %x, i64 %n) {
+entry:
+  br label %loop
+
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %sum = phi double [ 0.0, %entry ], [ %sum.next, %loop ]
+  %p = getelementptr inbounds double, ptr %x, i64 %i
+  %v = load double, ptr %p, align 8, !alias.scope !0
+  %sq = fmul double %v, %v
+  %sum.next = fadd double %sum, %sq
+  %i.next = add nuw nsw i64 %i, 1
+  %c = icmp ult i64 %i.next, %n
+  br i1 %c, label %loop, label %exit
+
+exit:
+  ret double %sum.next
+}
+
+!0 = !{!1}
+!1 = !{!"zymase.cache", !2}
+!2 = !{!"zymase.cache.domain"}
+
 declare double @sin(double)
 declare double @__enzyme_autodiff(ptr, ...)
 
 define double @caller(ptr %x, ptr %dx, i64 %n, i64 %m) {
   %r = call double (ptr, ...) @__enzyme_autodiff(ptr @sines, ptr %x, ptr %dx, i64 %n)
   %r2 = call double (ptr, ...) @__enzyme_autodiff(ptr @llsq, ptr %x, ptr %dx, i64 %m, i64 %n)
-  %s = fadd double %r, %r2
+  %r3 = call double (ptr, ...) @__enzyme_autodiff(ptr @tagged, ptr %x, ptr %dx, i64 %n)
+  %s2 = fadd double %r, %r2
+  %s = fadd double %s2, %r3
   ret double %s
 }
