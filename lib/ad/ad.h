@@ -180,6 +180,7 @@ typedef struct ZyGen {
   ZyMap replayable;    /* header phi -> whether it is a recurrence to
                           replay (replay.c)                              */
   ZyMap replay;        /* replayed phi -> slot of its scratch buffer     */
+  ZyMap cache_mem;     /* loads and stores of cache buffers (scopes.c)   */
   ZyMap recompute;     /* primal value -> whether it is recomputed       */
   ZyAlias *alias;      /* alias analysis of the primal, made on demand   */
   int gpu_sites;       /* (device) how the gradient is called: see

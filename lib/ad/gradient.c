@@ -226,6 +226,7 @@ static void finish(ZyGen *g, LLVMValueRef aug, LLVMValueRef rev) {
   zy_plan_finish(g);
   zy_loops_finish(g);
   zy_free_deferred_finish(g);
+  zy_cache_scopes(g);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(g->zm->ctx);
   LLVMPositionBuilderAtEnd(b, g->allocas);
   /* (device code: the block zeroes the __shared__ shadows first) */

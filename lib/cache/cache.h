@@ -138,6 +138,14 @@ void zy_replay_mark(ZyGen *g, ZyLoop *l);
 void zy_replay_emit(ZyGen *g, int (*planned)(ZyGen *, LLVMValueRef));
 LLVMValueRef zy_replay_value(ZyGen *g, LLVMValueRef phi);
 
+/* Forward sweep, after both sweeps: a block inserted after growth site
+ * `k` of loop `l` (in l->sites), ending with a branch to the site's
+ * continuation; `*need` is the site's i64 need of room, or NULL (a
+ * header whose trip count is reserved before the loop), `*header`
+ * whether it is the header's site, run at every iteration. */
+LLVMBasicBlockRef zy_loops_site_hook(ZyGen *g, ZyLoop *l, size_t k,
+                                     LLVMValueRef *need, int *header);
+
 /* At g->b's position: reallocates the buffer in each slot
  * of `slots` to `n` elements of the matching type in `types`; in device
  * code (no realloc there) a new buffer, where the first `keep` elements
@@ -164,6 +172,12 @@ void zy_gpu_grow(ZyGen *g, LLVMValueRef slot, LLVMTypeRef t, LLVMValueRef n,
                  LLVMValueRef keep);
 /* Frees a device heap buffer (or NULL) at `b`. */
 void zy_gpu_free(ZyGen *g, LLVMBuilderRef b, LLVMValueRef p);
+
+/* scopes.c: marks load or store `inst` as an access of a cache buffer;
+ * after both sweeps, gives those the alias scope of the caches and every
+ * other load and store of the gradient !noalias of it. */
+void zy_cache_access(ZyGen *g, LLVMValueRef inst);
+void zy_cache_scopes(ZyGen *g);
 
 /* After both sweeps: buffer growth in the forward, frees at the end of
  * the reverse, the cache report. */

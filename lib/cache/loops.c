@@ -411,7 +411,8 @@ LLVMValueRef zy_loops_reload(ZyGen *g, LLVMValueRef fv, ZyLoop *l) {
     LLVMBuilderRef b = LLVMCreateBuilderInContext(g->zm->ctx);
     zy_position_after(g, b, fv);
     LLVMValueRef kept = t == vt ? fv : LLVMBuildAddrSpaceCast(b, fv, t, "");
-    LLVMBuildStore(b, kept, buffer_elem(g, b, l, slot, t, l->idx));
+    zy_cache_access(g, LLVMBuildStore(b, kept, buffer_elem(g, b, l, slot, t,
+                                                           l->idx)));
     LLVMDisposeBuilder(b);
     char how[256];
     const char *hn = LLVMGetBasicBlockName(l->header);
@@ -441,7 +442,34 @@ LLVMValueRef zy_loops_reload(ZyGen *g, LLVMValueRef fv, ZyLoop *l) {
   LLVMValueRef idx = LLVMBuildSub(g->b, n, LLVMConstInt(i64, 1, 0), "");
   LLVMValueRef v =
       LLVMBuildLoad2(g->b, t, buffer_elem(g, g->b, l, slot, t, idx), "");
+  zy_cache_access(g, v);
   return t == vt ? v : LLVMBuildAddrSpaceCast(g->b, v, vt, "");
+}
+
+/* A block inserted after growth site `k` of loop `l` in the forward
+ * sweep, before the site's continuation (the block ends with a branch
+ * there): code that runs where the loop's buffers grow.  `*need` is the
+ * site's i64 need (the iterations of the loop in the call so far, and
+ * the coming ones where the trip count is known; NULL for the header of
+ * a loop whose room is reserved before it), `*header` whether the site
+ * is the loop header's, which runs at every iteration. */
+LLVMBasicBlockRef zy_loops_site_hook(ZyGen *g, ZyLoop *l, size_t k,
+                                     LLVMValueRef *need, int *header) {
+  ZyGrowSite *s = l->sites.data[k];
+  LLVMBasicBlockRef hook =
+      LLVMAppendBasicBlockInContext(g->zm->ctx, g->grad, "zymase.hook");
+  zy_vec_push(&g->fextra, hook);
+  *need = s->need;
+  *header = s->cont == l->body;
+  LLVMInstructionEraseFromParent(LLVMGetBasicBlockTerminator(s->at));
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(g->zm->ctx);
+  LLVMPositionBuilderAtEnd(b, s->at);
+  LLVMBuildBr(b, hook);
+  LLVMPositionBuilderAtEnd(b, hook);
+  LLVMBuildBr(b, s->cont);
+  LLVMDisposeBuilder(b);
+  s->cont = hook;
+  return hook;
 }
 
 /* --- After both sweeps ---------------------------------------------------- */
@@ -659,6 +687,7 @@ void zy_loops_free(ZyGen *g) {
   free(g->loops);
   zy_map_free(&g->replayable);
   zy_map_free(&g->replay);
+  zy_map_free(&g->cache_mem);
   for (size_t k = 0; k < g->exitivs.order.len; k++) {
     ZyVec *v = zy_map_get(&g->exitivs, g->exitivs.order.data[k]);
     zy_vec_free(v);

@@ -15,6 +15,16 @@
  * Only recurrences of inner loops are replayed: an outermost loop is
  * entered once, and its scratch would be as large as the cache.
  *
+ * The replay is a chain of dependent operations (16 multiplications one
+ * after the other per entry of LLSQ's inner loop at the medium size); a
+ * load does not wait.  So the forward sweep also logs the values, at the
+ * index of their iteration in the call (`idx`), in a buffer grown up to
+ * -zymase-replay-log-mb per loop where the loop's buffers grow; once the
+ * iterations of the call need more, the log is turned off (a flag the
+ * header tests).  The reverse sweep reads the entries from the log when
+ * the call's iterations fitted, else replays them: small runs are read
+ * back like a cache, large ones cost a test per iteration, not a
+ * gigabyte.
  * The cache plan (cacheplan.c) treats such a phi as recomputable from its
  * start value and the outside values; the replay is emitted once the plan
  * is known, in the blocks zy_replay_mark left at each entry.
@@ -140,19 +150,185 @@ void zy_replay_mark(ZyGen *g, ZyLoop *l) {
   zy_vec_push(&l->replays, at);
 }
 
-/* Fills entry block `at` (which branches to its continuation) with the
- * replay of the phis `phis` of loop `l`, into the scratch buffers
- * `slots`. */
-static void emit_at(ZyGen *g, ZyLoop *l, LLVMBasicBlockRef at, ZyVec *phis,
-                    ZyVec *slots) {
+/* The log of a loop's replayed phis: per phi a buffer (slot) of up to
+ * `size` elements, indexed by the iteration's index in the call, written
+ * while `on` (1 while every growth site's need of room fits in `size`, 0
+ * once one does not).  `cap` is the elements allocated, `need` the last
+ * need (>= the iterations of the call so far); all i64 slots. */
+typedef struct Log {
+  LLVMValueRef cap, on, need;
+  unsigned long long size;
+  ZyVec slots, types;
+} Log;
+
+static int log_wanted(ZyGen *g, ZyLoop *l) {
+  const char *triple = LLVMGetTarget(g->zm->mod);
+  return zy_opt_replay_log_mb() && !g->zm->nested_ad && l->idx && l->body &&
+         !(triple && (strstr(triple, "nvptx") || strstr(triple, "amdgcn")));
+}
+
+/* At the end of forward block `at`, a growth site needing room for `need`
+ * iterations: the log grown, geometrically, to hold them, or turned off
+ * when they are more than its size. */
+static void log_grow(ZyGen *g, LLVMBasicBlockRef at, LLVMValueRef need,
+                     Log *lg) {
   LLVMContextRef c = g->zm->ctx;
-  LLVMTypeRef i64 = LLVMInt64TypeInContext(c), ptr = LLVMPointerTypeInContext(c, 0);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
   LLVMValueRef br = LLVMGetBasicBlockTerminator(at);
   LLVMBasicBlockRef cont = LLVMGetSuccessor(br, 0);
   LLVMInstructionEraseFromParent(br);
-  LLVMBasicBlockRef grow = LLVMAppendBasicBlockInContext(c, g->grad, "reverse.replay.grow");
-  LLVMBasicBlockRef pre = LLVMAppendBasicBlockInContext(c, g->grad, "reverse.replay.pre");
-  LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(c, g->grad, "reverse.replay.loop");
+  LLVMBasicBlockRef grow =
+      LLVMAppendBasicBlockInContext(c, g->grad, "zymase.log.grow");
+  zy_vec_push(&g->fextra, grow);
+  LLVMPositionBuilderAtEnd(g->b, at);
+  LLVMValueRef size = LLVMConstInt(i64, lg->size, 0),
+               one = LLVMConstInt(i64, 1, 0);
+  /* The largest need so far: once off, the log stays off. */
+  LLVMValueRef old = LLVMBuildLoad2(g->b, i64, lg->need, "");
+  need = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntUGT, need, old, ""),
+                         need, old, "");
+  LLVMValueRef fits = LLVMBuildICmp(g->b, LLVMIntULE, need, size, "");
+  LLVMBuildStore(g->b, need, lg->need);
+  LLVMBuildStore(g->b, LLVMBuildZExt(g->b, fits, i64, ""), lg->on);
+  LLVMValueRef want =
+      LLVMBuildSelect(g->b, fits, need, LLVMConstInt(i64, 0, 0), "");
+  LLVMValueRef have = LLVMBuildLoad2(g->b, i64, lg->cap, "");
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntUGT, want, have, ""), grow,
+                  cont);
+  LLVMPositionBuilderAtEnd(g->b, grow);
+  LLVMValueRef ncap = LLVMBuildAdd(g->b, LLVMBuildShl(g->b, have, one, ""),
+                                   LLVMConstInt(i64, 64, 0), "");
+  ncap = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntUGT, want, ncap, ""),
+                         want, ncap, "");
+  ncap = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntUGT, ncap, size, ""),
+                         size, ncap, "");
+  zy_loops_realloc(g, &lg->slots, &lg->types, ncap);
+  LLVMBuildStore(g->b, ncap, lg->cap);
+  LLVMBuildBr(g->b, cont);
+}
+
+/* In the forward sweep: the log grows where the loop's buffers would
+ * (before the loop when its trip count is known, else in its header),
+ * and the header stores the phis' values at idx while it is on.  0 when the
+ * loop gets no log. */
+static int log_forward(ZyGen *g, ZyLoop *l, ZyVec *phis, Log *lg) {
+  LLVMContextRef c = g->zm->ctx;
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(c),
+              ptr = LLVMPointerTypeInContext(c, 0);
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(g->zm->mod);
+  unsigned long long each = 0;
+  for (size_t k = 0; k < phis->len; k++)
+    each += LLVMABISizeOfType(td, LLVMTypeOf(phis->data[k]));
+  unsigned long long fit =
+      ((unsigned long long)zy_opt_replay_log_mb() << 20) / each;
+  if (!log_wanted(g, l) || fit < 2)
+    return 0;
+  lg->size = fit;
+  lg->cap = zy_new_slot(g, i64, "zymase.replay.log.cap", 1);
+  lg->on = zy_new_slot(g, i64, "zymase.replay.log.on", 1);
+  lg->need = zy_new_slot(g, i64, "zymase.replay.log.need", 1);
+  for (size_t k = 0; k < phis->len; k++) {
+    zy_vec_push(&lg->slots, zy_new_slot(g, ptr, "zymase.replay.log", 1));
+    zy_vec_push(&lg->types, LLVMTypeOf(phis->data[k]));
+  }
+  /* The header's hook stores, after the growth (a second hook before
+   * it) where the header is where the log grows. */
+  LLVMBasicBlockRef put = NULL;
+  for (size_t s = 0, n = l->sites.len; s < n; s++) {
+    LLVMValueRef need;
+    int header;
+    LLVMBasicBlockRef hook = zy_loops_site_hook(g, l, s, &need, &header);
+    if (header) {
+      put = hook;
+      if (need)
+        hook = zy_loops_site_hook(g, l, s, &need, &header);
+    }
+    if (need)
+      log_grow(g, hook, need, lg);
+  }
+  if (!put)
+    return 0; /* (a header always has its growth site) */
+  /* if (on) log[idx] = phi: no store once the log is off */
+  LLVMValueRef br = LLVMGetBasicBlockTerminator(put);
+  LLVMBasicBlockRef body = LLVMGetSuccessor(br, 0);
+  LLVMInstructionEraseFromParent(br);
+  LLVMBasicBlockRef store =
+      LLVMAppendBasicBlockInContext(c, g->grad, "zymase.log");
+  zy_vec_push(&g->fextra, store);
+  LLVMPositionBuilderAtEnd(g->b, put);
+  LLVMValueRef on =
+      LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildLoad2(g->b, i64, lg->on, ""),
+                    LLVMConstInt(i64, 0, 0), "zymase.log.on");
+  LLVMBuildCondBr(g->b, on, store, body);
+  LLVMPositionBuilderAtEnd(g->b, store);
+  for (size_t k = 0; k < phis->len; k++) {
+    LLVMValueRef buf = LLVMBuildLoad2(g->b, ptr, lg->slots.data[k], "");
+    zy_cache_access(
+        g, LLVMBuildStore(g->b, zy_map_get(&g->vmap, phis->data[k]),
+                          LLVMBuildInBoundsGEP2(g->b, lg->types.data[k], buf,
+                                                &l->idx, 1, "")));
+  }
+  LLVMBuildBr(g->b, body);
+  return 1;
+}
+
+/* Entry block `at` of the reverse of `l`: when the log holds every
+ * iteration of the call (its last need fits), the phis' pointers `reads`
+ * are set into it, at this entry's first iteration, and the replay is
+ * skipped.  Returns the block to go on with for the replay. */
+static LLVMBasicBlockRef log_reverse(ZyGen *g, ZyLoop *l, LLVMBasicBlockRef at,
+                                     LLVMBasicBlockRef cont, ZyVec *reads,
+                                     Log *lg) {
+  LLVMContextRef c = g->zm->ctx;
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(c),
+              ptr = LLVMPointerTypeInContext(c, 0);
+  LLVMBasicBlockRef from =
+      LLVMAppendBasicBlockInContext(c, g->grad, "reverse.replay.log");
+  LLVMBasicBlockRef replay =
+      LLVMAppendBasicBlockInContext(c, g->grad, "reverse.replay.run");
+  LLVMPositionBuilderAtEnd(g->b, at);
+  LLVMValueRef need = LLVMBuildLoad2(g->b, i64, lg->need, "");
+  LLVMBuildCondBr(g->b,
+                  LLVMBuildICmp(g->b, LLVMIntULE, need,
+                                LLVMConstInt(i64, lg->size, 0),
+                                "zymase.logged"),
+                  from, replay);
+  LLVMPositionBuilderAtEnd(g->b, from);
+  LLVMValueRef n = LLVMBuildLoad2(g->b, i64, l->count, "");
+  LLVMValueRef last = LLVMBuildLoad2(g->b, i64, l->rc, "zymase.iv");
+  LLVMValueRef first = LLVMBuildSub(
+      g->b, n, LLVMBuildAdd(g->b, last, LLVMConstInt(i64, 1, 0), ""), "");
+  for (size_t k = 0; k < reads->len; k++) {
+    LLVMValueRef buf = LLVMBuildLoad2(g->b, ptr, lg->slots.data[k], "");
+    LLVMBuildStore(
+        g->b,
+        LLVMBuildInBoundsGEP2(g->b, lg->types.data[k], buf, &first, 1, ""),
+        reads->data[k]);
+  }
+  LLVMBuildBr(g->b, cont);
+  return replay;
+}
+
+/* Fills entry block `at` (which branches to its continuation) with the
+ * replay of the phis `phis` of loop `l`, into the scratch buffers
+ * `slots`, and points the slots `reads` the reverse reads at them (or at
+ * the log `lg`, when not NULL and it holds the entry). */
+static void emit_at(ZyGen *g, ZyLoop *l, LLVMBasicBlockRef at, ZyVec *phis,
+                    ZyVec *slots, ZyVec *reads, Log *lg) {
+  LLVMContextRef c = g->zm->ctx;
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(c),
+              ptr = LLVMPointerTypeInContext(c, 0);
+  LLVMValueRef br = LLVMGetBasicBlockTerminator(at);
+  LLVMBasicBlockRef cont = LLVMGetSuccessor(br, 0);
+  LLVMInstructionEraseFromParent(br);
+  if (lg)
+    at = log_reverse(g, l, at, cont, reads, lg);
+  LLVMBasicBlockRef grow =
+      LLVMAppendBasicBlockInContext(c, g->grad, "reverse.replay.grow");
+  LLVMBasicBlockRef pre =
+      LLVMAppendBasicBlockInContext(c, g->grad, "reverse.replay.pre");
+  LLVMBasicBlockRef body =
+      LLVMAppendBasicBlockInContext(c, g->grad, "reverse.replay.loop");
   LLVMValueRef one = LLVMConstInt(i64, 1, 0);
 
   /* Room for last+1 values: the iterations of this entry. */
@@ -163,8 +339,8 @@ static void emit_at(ZyGen *g, ZyLoop *l, LLVMBasicBlockRef at, ZyVec *phis,
   LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntUGT, need, cap, ""), grow,
                   pre);
   LLVMPositionBuilderAtEnd(g->b, grow);
-  LLVMValueRef ncap = LLVMBuildAdd(
-      g->b, LLVMBuildShl(g->b, need, one, ""), LLVMConstInt(i64, 8, 0), "");
+  LLVMValueRef ncap = LLVMBuildAdd(g->b, LLVMBuildShl(g->b, need, one, ""),
+                                   LLVMConstInt(i64, 8, 0), "");
   ZyVec types = {0};
   for (size_t k = 0; k < phis->len; k++)
     zy_vec_push(&types, LLVMTypeOf(phis->data[k]));
@@ -175,6 +351,9 @@ static void emit_at(ZyGen *g, ZyLoop *l, LLVMBasicBlockRef at, ZyVec *phis,
 
   /* Start values and what the recurrences use from outside the loop. */
   LLVMPositionBuilderAtEnd(g->b, pre);
+  for (size_t k = 0; reads != slots && k < reads->len; k++)
+    LLVMBuildStore(g->b, LLVMBuildLoad2(g->b, ptr, slots->data[k], ""),
+                   reads->data[k]);
   ZyMap val = {0};
   ZyVec members[phis->len ? phis->len : 1];
   LLVMValueRef starts[phis->len ? phis->len : 1];
@@ -202,7 +381,9 @@ static void emit_at(ZyGen *g, ZyLoop *l, LLVMBasicBlockRef at, ZyVec *phis,
   for (size_t k = 0; k < phis->len; k++) {
     LLVMTypeRef t = LLVMTypeOf(phis->data[k]);
     LLVMValueRef buf = LLVMBuildLoad2(g->b, ptr, slots->data[k], "");
-    LLVMBuildStore(g->b, cur[k], LLVMBuildInBoundsGEP2(g->b, t, buf, &iv, 1, ""));
+    zy_cache_access(
+        g, LLVMBuildStore(g->b, cur[k],
+                          LLVMBuildInBoundsGEP2(g->b, t, buf, &iv, 1, "")));
   }
   LLVMValueRef next[phis->len ? phis->len : 1];
   for (size_t k = 0; k < phis->len; k++) {
@@ -223,9 +404,8 @@ static void emit_at(ZyGen *g, ZyLoop *l, LLVMBasicBlockRef at, ZyVec *phis,
       zy_map_put(&val, v, cl);
     }
     LLVMValueRef n = incoming(phis->data[k], l->latch);
-    next[k] = LLVMIsAInstruction(n) || LLVMIsAArgument(n)
-                  ? zy_map_get(&val, n)
-                  : n;
+    next[k] =
+        LLVMIsAInstruction(n) || LLVMIsAArgument(n) ? zy_map_get(&val, n) : n;
     zy_vec_free(m);
   }
   LLVMValueRef iv1 = LLVMBuildAdd(g->b, iv, one, "");
@@ -284,26 +464,40 @@ void zy_replay_emit(ZyGen *g, int (*planned)(ZyGen *, LLVMValueRef)) {
   LLVMTypeRef ptr = LLVMPointerTypeInContext(g->zm->ctx, 0);
   for (unsigned k = 0; k < g->nloops; k++) {
     ZyLoop *l = &g->loops[k];
-    ZyVec phis = {0}, slots = {0};
+    ZyVec phis = {0}, slots = {0}, cur = {0};
     for (LLVMValueRef p = LLVMGetFirstInstruction(l->header);
-         l->replays.len && p && LLVMIsAPHINode(p); p = LLVMGetNextInstruction(p))
+         l->replays.len && p && LLVMIsAPHINode(p);
+         p = LLVMGetNextInstruction(p))
       if (zy_replayable(g, p) && planned(g, p)) {
-        LLVMValueRef slot = zy_new_slot(g, ptr, "zymase.replay.buffer", 1);
         zy_vec_push(&phis, p);
-        zy_vec_push(&slots, slot);
-        zy_map_put(&g->replay, p, slot);
+        zy_vec_push(&slots, zy_new_slot(g, ptr, "zymase.replay.buffer", 1));
       }
+    Log lg = {0};
+    int logged = phis.len && log_forward(g, l, &phis, &lg);
+    for (size_t p = 0; p < phis.len; p++) { /* what the reverse reads */
+      LLVMValueRef at =
+          logged ? zy_new_slot(g, ptr, "zymase.replay.at", 0) : slots.data[p];
+      zy_vec_push(&cur, at);
+      zy_map_put(&g->replay, phis.data[p], at);
+    }
     if (phis.len) {
       l->replay_cap = zy_new_slot(g, i64, "zymase.replay.cap", 1);
       int local = gpu_local_scratch(g, l, &phis, &slots);
       for (size_t e = 0; e < l->replays.len; e++)
-        emit_at(g, l, l->replays.data[e], &phis, &slots);
+        emit_at(g, l, l->replays.data[e], &phis, &slots, logged ? &cur : &slots,
+                logged ? &lg : NULL);
       LLVMPositionBuilderBefore(g->b, g->retinst);
       for (size_t s = 0; s < slots.len && !local; s++)
         zy_gpu_free(g, g->b, LLVMBuildLoad2(g->b, ptr, slots.data[s], ""));
+      for (size_t s = 0; s < lg.slots.len; s++)
+        zy_call_free(g->b, "free",
+                     LLVMBuildLoad2(g->b, ptr, lg.slots.data[s], ""));
     }
     zy_vec_free(&phis);
     zy_vec_free(&slots);
+    zy_vec_free(&cur);
+    zy_vec_free(&lg.slots);
+    zy_vec_free(&lg.types);
   }
 }
 
@@ -317,6 +511,8 @@ LLVMValueRef zy_replay_value(ZyGen *g, LLVMValueRef phi) {
   LLVMTypeRef t = LLVMTypeOf(phi);
   LLVMValueRef idx = LLVMBuildLoad2(g->b, i64, l->rc, "zymase.iv");
   LLVMValueRef buf = LLVMBuildLoad2(g->b, ptr, slot, "");
-  return LLVMBuildLoad2(g->b, t, LLVMBuildInBoundsGEP2(g->b, t, buf, &idx, 1, ""),
-                        "");
+  LLVMValueRef v = LLVMBuildLoad2(
+      g->b, t, LLVMBuildInBoundsGEP2(g->b, t, buf, &idx, 1, ""), "");
+  zy_cache_access(g, v);
+  return v;
 }

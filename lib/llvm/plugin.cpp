@@ -43,6 +43,12 @@ static cl::opt<unsigned> KeepBuffersMB(
     cl::desc("Keep a gradient's loop cache buffers of up to this many MiB "
              "in all for its next call instead of freeing them (0: free "
              "them at every call)"));
+static cl::opt<unsigned> ReplayLogMB(
+    "zymase-replay-log-mb", cl::init(16),
+    cl::desc("Recurrences of inner loops replayed in the reverse sweep: "
+             "the forward sweep also keeps their values in a log of up to "
+             "this many MiB per loop, and the reverse reads the entries "
+             "that fit instead of replaying them (0: always replay)"));
 static cl::opt<bool> RecomputeMath(
     "zymase-recompute-math", cl::init(false),
     cl::desc("Recompute math library calls (sin, exp, ...) of loop "
@@ -112,6 +118,7 @@ extern "C" int zy_opt_print_cache(void) { return PrintCache; }
 extern "C" int zy_opt_print_stats(void) { return PrintStats; }
 extern "C" unsigned zy_opt_keep_buffers_mb(void) { return KeepBuffersMB; }
 extern "C" int zy_opt_recompute_math(void) { return RecomputeMath; }
+extern "C" unsigned zy_opt_replay_log_mb(void) { return ReplayLogMB; }
 
 namespace {
 
