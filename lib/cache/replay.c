@@ -202,7 +202,7 @@ static void log_grow(ZyGen *g, LLVMBasicBlockRef at, LLVMValueRef need,
                          want, ncap, "");
   ncap = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntUGT, ncap, size, ""),
                          size, ncap, "");
-  zy_loops_realloc(g, &lg->slots, &lg->types, ncap);
+  zy_loops_realloc(g, &lg->slots, &lg->types, ncap, have);
   LLVMBuildStore(g->b, ncap, lg->cap);
   LLVMBuildBr(g->b, cont);
 }
