@@ -153,6 +153,10 @@ LLVMBasicBlockRef zy_loops_site_hook(ZyGen *g, ZyLoop *l, size_t k,
 void zy_loops_realloc(ZyGen *g, ZyVec *slots, ZyVec *types, LLVMValueRef n,
                       LLVMValueRef keep);
 
+/* The first instruction of `bb` with a source location, else its
+ * terminator: where errors about a block point. */
+LLVMValueRef zy_block_located(LLVMBasicBlockRef bb);
+
 /* gpu_buffers.c: device gradients.  ZY_GPU_NVPTX or ZY_GPU_AMDGCN for a
  * module of that target, else 0. */
 enum { ZY_GPU_NVPTX = 1, ZY_GPU_AMDGCN = 2 };

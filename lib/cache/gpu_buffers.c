@@ -19,16 +19,6 @@ int zy_gpu_device_kind(LLVMModuleRef m) {
   return 0;
 }
 
-/* The first instruction of `bb` with a source location, else its
- * terminator. */
-static LLVMValueRef located(LLVMBasicBlockRef bb) {
-  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
-       i = LLVMGetNextInstruction(i))
-    if (LLVMGetDebugLocLine(i))
-      return i;
-  return LLVMGetBasicBlockTerminator(bb);
-}
-
 int zy_gpu_local_buffer(ZyGen *g, unsigned long long bytes) {
   if (g->split || !bytes || bytes > zy_opt_gpu_local_cache_bytes() ||
       g->gpu_local_bytes > zy_opt_gpu_local_cache_bytes() - bytes)
@@ -43,7 +33,7 @@ int zy_gpu_heap_check(ZyGen *g, ZyLoop *l) {
     return 0;
   l->heap_refused = 1;
   return zy_error(
-      ZY_ERR_UNSUPPORTED, g->user, located(l->header),
+      ZY_ERR_UNSUPPORTED, g->user, zy_block_located(l->header),
       "bound the loop's trip count by a constant (k < 8), or raise "
       "-zymase-gpu-local-cache-bytes, or drop -zymase-gpu-no-device-malloc",
       "the values this loop keeps for the reverse sweep have no "

@@ -25,7 +25,7 @@ static LLVMTypeRef i64_type(ZyGen *g) {
 
 /* The first instruction of `bb` with a source location, else its
  * terminator: where errors about a block point. */
-static LLVMValueRef located(LLVMBasicBlockRef bb) {
+LLVMValueRef zy_block_located(LLVMBasicBlockRef bb) {
   for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
        i = LLVMGetNextInstruction(i))
     if (LLVMGetDebugLocLine(i))
@@ -37,7 +37,7 @@ int zy_loops_analyze(ZyGen *g) {
   g->nest = zy_llvm_loops_new(g->primal);
   LLVMBasicBlockRef irr = zy_llvm_loops_irreducible(g->nest);
   if (irr)
-    return zy_error(ZY_ERR_UNSUPPORTED, g->user, located(irr),
+    return zy_error(ZY_ERR_UNSUPPORTED, g->user, zy_block_located(irr),
                     "restructure the loop so that it is entered only at "
                     "its top (no goto into its body)",
                     "irreducible control flow: a cycle is entered at more "
@@ -59,7 +59,7 @@ int zy_loops_analyze(ZyGen *g) {
     l->parent = d.parent >= 0 ? &g->loops[d.parent] : NULL;
     l->depth = l->parent ? l->parent->depth + 1 : 1;
     if (!d.preheader || !d.latch || !d.dedicated_exits)
-      return zy_error(ZY_ERR_UNSUPPORTED, g->user, located(d.header),
+      return zy_error(ZY_ERR_UNSUPPORTED, g->user, zy_block_located(d.header),
                       "loops whose back edges are indirect branches cannot "
                       "be put in canonical form",
                       "this loop has no single entry or no single back "
@@ -416,7 +416,7 @@ LLVMValueRef zy_loops_reload(ZyGen *g, LLVMValueRef fv, ZyLoop *l) {
     LLVMDisposeBuilder(b);
     char how[256];
     const char *hn = LLVMGetBasicBlockName(l->header);
-    unsigned line = LLVMGetDebugLocLine(located(l->header));
+    unsigned line = LLVMGetDebugLocLine(zy_block_located(l->header));
     char where[160] = "";
     if (*hn)
       snprintf(where, sizeof where, "%%%s, ", hn);
