@@ -44,7 +44,7 @@ static cl::opt<unsigned> KeepBuffersMB(
              "in all for its next call instead of freeing them (0: free "
              "them at every call)"));
 static cl::opt<unsigned> ReplayLogMB(
-    "zymase-replay-log-mb", cl::init(4),
+    "zymase-replay-log-mb", cl::init(16),
     cl::desc("Recurrences of inner loops replayed in the reverse sweep: "
              "the forward sweep also keeps their values in a log of up to "
              "this many MiB per loop, and the reverse reads the entries "

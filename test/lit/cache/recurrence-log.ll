@@ -3,7 +3,7 @@
 ; header stores tj at the iteration's index in the call while the log is
 ; on, into a buffer grown where the loop's buffers grow (here once, before
 ; the nest: its trip count is known).  The log is on while the largest need
-; of room fits in it (512 Ki doubles in the default 4 MiB; 1 MiB: 131072);
+; of room fits in it (2 Mi doubles in the default 16 MiB; 1 MiB: 131072);
 ; the reverse reads an entry from the log when that need fitted, else
 ; replays it.  -zymase-replay-log-mb=0 leaves the replay alone.
 ; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -16,14 +16,14 @@
 ; The reverse entry of the inner loop: from the log, or replayed.
 ; CHECK:      reverse.replay:
 ; CHECK-NEXT: [[NEED:%.*]] = load i64, ptr %zymase.replay.log.need
-; CHECK-NEXT: %zymase.logged = icmp ule i64 [[NEED]], 524288
+; CHECK-NEXT: %zymase.logged = icmp ule i64 [[NEED]], 2097152
 ; CHECK-NEXT: br i1 %zymase.logged, label %reverse.replay.log, label %reverse.replay.run
 ; Before the nest: the largest need, whether it fits, the growth.
 ; CHECK:      zymase.hook:
 ; CHECK-NEXT: [[OLD:%.*]] = load i64, ptr %zymase.replay.log.need
 ; CHECK-NEXT: [[GT:%.*]] = icmp ugt i64 [[N:%.*]], [[OLD]]
 ; CHECK-NEXT: [[MAX:%.*]] = select i1 [[GT]], i64 [[N]], i64 [[OLD]]
-; CHECK-NEXT: [[FITS:%.*]] = icmp ule i64 [[MAX]], 524288
+; CHECK-NEXT: [[FITS:%.*]] = icmp ule i64 [[MAX]], 2097152
 ; CHECK-NEXT: store i64 [[MAX]], ptr %zymase.replay.log.need
 ; CHECK-NEXT: [[ON:%.*]] = zext i1 [[FITS]] to i64
 ; CHECK-NEXT: store i64 [[ON]], ptr %zymase.replay.log.on
