@@ -167,6 +167,21 @@ static int log_wanted(ZyGen *g, ZyLoop *l) {
          !(triple && (strstr(triple, "nvptx") || strstr(triple, "amdgcn")));
 }
 
+/* Forward block `at`, which ends in a branch to *cont: the branch removed
+ * and the builder at `at`'s end, to branch to *cont or to the new block
+ * returned (named `name`, a block of the forward sweep). */
+static LLVMBasicBlockRef branch_off(ZyGen *g, LLVMBasicBlockRef at,
+                                    const char *name, LLVMBasicBlockRef *cont) {
+  LLVMValueRef br = LLVMGetBasicBlockTerminator(at);
+  *cont = LLVMGetSuccessor(br, 0);
+  LLVMInstructionEraseFromParent(br);
+  LLVMBasicBlockRef bb =
+      LLVMAppendBasicBlockInContext(g->zm->ctx, g->grad, name);
+  zy_vec_push(&g->fextra, bb);
+  LLVMPositionBuilderAtEnd(g->b, at);
+  return bb;
+}
+
 /* At the end of forward block `at`, a growth site needing room for `need`
  * iterations: the log grown, geometrically, to hold them, or turned off
  * when they are more than its size. */
@@ -174,13 +189,7 @@ static void log_grow(ZyGen *g, LLVMBasicBlockRef at, LLVMValueRef need,
                      Log *lg) {
   LLVMContextRef c = g->zm->ctx;
   LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
-  LLVMValueRef br = LLVMGetBasicBlockTerminator(at);
-  LLVMBasicBlockRef cont = LLVMGetSuccessor(br, 0);
-  LLVMInstructionEraseFromParent(br);
-  LLVMBasicBlockRef grow =
-      LLVMAppendBasicBlockInContext(c, g->grad, "zymase.log.grow");
-  zy_vec_push(&g->fextra, grow);
-  LLVMPositionBuilderAtEnd(g->b, at);
+  LLVMBasicBlockRef cont, grow = branch_off(g, at, "zymase.log.grow", &cont);
   LLVMValueRef size = LLVMConstInt(i64, lg->size, 0),
                one = LLVMConstInt(i64, 1, 0);
   /* The largest need so far: once off, the log stays off. */
@@ -249,13 +258,7 @@ static int log_forward(ZyGen *g, ZyLoop *l, ZyVec *phis, Log *lg) {
   if (!put)
     return 0; /* (a header always has its growth site) */
   /* if (on) log[idx] = phi: no store once the log is off */
-  LLVMValueRef br = LLVMGetBasicBlockTerminator(put);
-  LLVMBasicBlockRef body = LLVMGetSuccessor(br, 0);
-  LLVMInstructionEraseFromParent(br);
-  LLVMBasicBlockRef store =
-      LLVMAppendBasicBlockInContext(c, g->grad, "zymase.log");
-  zy_vec_push(&g->fextra, store);
-  LLVMPositionBuilderAtEnd(g->b, put);
+  LLVMBasicBlockRef body, store = branch_off(g, put, "zymase.log", &body);
   LLVMValueRef on =
       LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildLoad2(g->b, i64, lg->on, ""),
                     LLVMConstInt(i64, 0, 0), "zymase.log.on");
