@@ -8,8 +8,8 @@
 #include "gpu.h"
 
 #include "ad/rules.h"
-#include "llvm/glue.h"
 #include "support/diag.h"
+#include "llvm/glue.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,11 +57,11 @@ void zy_gpu_math_keep(LLVMModuleRef m) {
     /* External until AD, so that no interprocedural pass changes its
      * signature (a constant argument removed) or drops it. */
     char was[32];
-    int n = snprintf(was, sizeof was, "%d %d", was_always,
-                     (int)LLVMGetLinkage(f));
+    int n =
+        snprintf(was, sizeof was, "%d %d", was_always, (int)LLVMGetLinkage(f));
     LLVMAddAttributeAtIndex(
-        f, idx, LLVMCreateStringAttribute(c, KEPT, sizeof KEPT - 1, was,
-                                          (unsigned)n));
+        f, idx,
+        LLVMCreateStringAttribute(c, KEPT, sizeof KEPT - 1, was, (unsigned)n));
     LLVMSetLinkage(f, LLVMExternalLinkage);
   }
 }
@@ -70,8 +70,8 @@ void zy_gpu_math_keep(LLVMModuleRef m) {
  * select (nvptx has no f64 sin, exp, log, ...): made calls of the device
  * library's function of the same name. */
 static const char *const LOWERED[] = {
-    "sin",  "cos",  "tan",   "exp",  "exp2", "exp10", "log",  "log2",
-    "log10", "pow", "sinh", "cosh", "tanh", "asin",  "acos", "atan", "atan2"};
+    "sin", "cos",  "tan",  "exp",  "exp2", "exp10", "log",  "log2", "log10",
+    "pow", "sinh", "cosh", "tanh", "asin", "acos",  "atan", "atan2"};
 
 /* The device library's name of intrinsic `llvm.<name>.f64/.f32`, or 0. */
 static int device_name(LLVMModuleRef m, const char *intr, char *buf,
@@ -165,8 +165,7 @@ static LLVMValueRef declared_math_call(LLVMModuleRef m, LLVMValueRef *fn) {
  * real GPU; the GPU-on-CPU mode passes -nocudalib and has the runtime's
  * __nv_* instead). */
 static int has_libdevice(LLVMModuleRef m) {
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f;
-       f = LLVMGetNextFunction(f))
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
     if (!LLVMIsDeclaration(f) && !strncmp(LLVMGetValueName(f), "__nv_", 5))
       return 1;
   return 0;

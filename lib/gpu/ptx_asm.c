@@ -11,14 +11,14 @@
 #include <string.h>
 
 enum Kind {
-  RCP_F32,  /* rcp.approx.ftz.f32 $0,$1;  -> 1/x */
-  RSQRT_F64, /* rsqrt.approx.ftz.f64 $0, $1;  -> 1/sqrt(x) */
-  SELP_EQU, /* setp.equ + selp: $1 == $2 or unordered ? $3 : $4 */
-  MAD_CC32, /* {lo, hi} of a*b + c, 32-bit operands */
-  MUL_WIDE64, /* {lo, hi} of a*b, 64-bit operands, 128-bit product */
-  MAD_WIDE64, /* {lo, hi} of a*b + c, 64-bit operands */
-  ADD128,   /* {lo, hi} of ($2,$3) + ($4,$5) */
-  SUB128,   /* {lo, hi} of ($2,$3) - ($4,$5) */
+  RCP_F32,     /* rcp.approx.ftz.f32 $0,$1;  -> 1/x */
+  RSQRT_F64,   /* rsqrt.approx.ftz.f64 $0, $1;  -> 1/sqrt(x) */
+  SELP_EQU,    /* setp.equ + selp: $1 == $2 or unordered ? $3 : $4 */
+  MAD_CC32,    /* {lo, hi} of a*b + c, 32-bit operands */
+  MUL_WIDE64,  /* {lo, hi} of a*b, 64-bit operands, 128-bit product */
+  MAD_WIDE64,  /* {lo, hi} of a*b + c, 64-bit operands */
+  ADD128,      /* {lo, hi} of ($2,$3) + ($4,$5) */
+  SUB128,      /* {lo, hi} of ($2,$3) - ($4,$5) */
   BFIND_SHIFT, /* bfind.shiftamt.u32: leading zeros, ~0 for 0 */
 };
 
@@ -95,8 +95,8 @@ static LLVMValueRef split(LLVMBuilderRef b, LLVMTypeRef st, LLVMValueRef wide,
 static LLVMValueRef join128(LLVMBuilderRef b, LLVMValueRef lo,
                             LLVMValueRef hi) {
   LLVMTypeRef t = LLVMIntTypeInContext(LLVMGetTypeContext(LLVMTypeOf(lo)), 128);
-  LLVMValueRef h = LLVMBuildShl(b, LLVMBuildZExt(b, hi, t, ""),
-                                LLVMConstInt(t, 64, 0), "");
+  LLVMValueRef h =
+      LLVMBuildShl(b, LLVMBuildZExt(b, hi, t, ""), LLVMConstInt(t, 64, 0), "");
   return LLVMBuildOr(b, LLVMBuildZExt(b, lo, t, ""), h, "");
 }
 
@@ -123,7 +123,9 @@ static LLVMValueRef rounded_sub(LLVMBuilderRef b, LLVMModuleRef m,
     return NULL;
   char name[64];
   snprintf(name, sizeof name, "__zy_nvvm_add_%s_%s", rnd,
-           f64 ? "d" : ftz ? "ftz_f" : "f");
+           f64   ? "d"
+           : ftz ? "ftz_f"
+                 : "f");
   LLVMTypeRef t = LLVMTypeOf(arg(call, 0));
   LLVMTypeRef params[2] = {t, t};
   LLVMTypeRef fty = LLVMFunctionType(t, params, 2, 0);

@@ -27,9 +27,7 @@ static float ftz(float x) {
 
 /* add/mul/div .rn/.rz/.rm/.rp of doubles, floats and flushed floats. */
 #define ZG_BINARY(op, name, sym)                                               \
-  double __zy_nvvm_##name##_d(double a, double b) {                            \
-    ZG_ROUNDED(op, a sym b);                                                   \
-  }                                                                            \
+  double __zy_nvvm_##name##_d(double a, double b) { ZG_ROUNDED(op, a sym b); } \
   float __zy_nvvm_##name##_f(float a, float b) { ZG_ROUNDED(op, a sym b); }    \
   float __zy_nvvm_##name##_ftz_f(float a, float b) {                           \
     float r = __zy_nvvm_##name##_f(ftz(a), ftz(b));                            \
