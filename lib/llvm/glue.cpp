@@ -155,6 +155,12 @@ extern "C" void zy_llvm_infer_call_effects(LLVMValueRef fn,
   DenseMap<Function *, MemoryEffects> Known;
   for (Instruction &I : instructions(F)) {
     auto *CB = dyn_cast<CallBase>(&I);
+    if (CB && pure(wrap(CB))) {
+      // A math call: its errno write would keep loads of any int (a loop
+      // bound read through a pointer) from moving out of loops.
+      CB->setDoesNotAccessMemory();
+      continue;
+    }
     Function *Callee = CB ? CB->getCalledFunction() : nullptr;
     if (!Callee || Callee->isDeclaration() || Callee->isInterposable())
       continue;

@@ -40,7 +40,10 @@ int zy_llvm_has_calls_in_loops(LLVMValueRef fn);
  * of that body (accesses to the callee's own stack ignored, and calls in
  * it for which `pure` returns 1 taken as not accessing memory), so that
  * the pre-AD pipeline can move calls that only read memory, e.g. out of
- * loops, even when the callees were compiled at -O0 without attributes. */
+ * loops, even when the callees were compiled at -O0 without attributes.
+ * Calls in `fn` itself for which `pure` returns 1 (math functions, whose
+ * errno write does not matter to AD) are marked as not accessing memory,
+ * so that loads (a loop's bound) can move past them. */
 void zy_llvm_infer_call_effects(LLVMValueRef fn, int (*pure)(LLVMValueRef));
 
 /* The object pointer `p` is derived from (llvm::getUnderlyingObject:
