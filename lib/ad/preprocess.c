@@ -212,6 +212,8 @@ LLVMValueRef zy_preprocess(LLVMValueRef fn) {
   }
   if (zy_opt_preopt() && inline_calls(p, receives_bits))
     zy_llvm_simplify_function(p, 2);
+  if (zy_opt_preopt())
+    zy_llvm_forward_stores(p);
   calls_for_allocating_invokes(p); /* from what was inlined */
   promote_indirect_calls(p);
   zy_omp_type_regions(p);

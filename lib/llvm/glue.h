@@ -46,6 +46,17 @@ int zy_llvm_has_calls_in_loops(LLVMValueRef fn);
  * so that loads (a loop's bound) can move past them. */
 void zy_llvm_infer_call_effects(LLVMValueRef fn, int (*pure)(LLVMValueRef));
 
+/* Replaces each load of `fn` inside a loop that reads, element by
+ * element, an array one earlier loop beside it filled (one store per
+ * iteration, nothing else writing the array in between: a scratch array
+ * xc[i] = x[i] - mu[i] read by later loops) by the stored value, computed
+ * again from what the store computed it from (loads of memory nothing in
+ * `fn` writes, arithmetic, the storing loop's induction variables), so
+ * that the reverse sweep computes it again instead of caching the load of
+ * every reading loop (forward_stores.cpp).  Returns how many loads were
+ * replaced. */
+int zy_llvm_forward_stores(LLVMValueRef fn);
+
 /* The object pointer `p` is derived from (llvm::getUnderlyingObject:
  * through GEPs and casts). */
 LLVMValueRef zy_llvm_underlying_object(LLVMValueRef p);
