@@ -14,7 +14,7 @@
 // RUN: %if !sanitizer %{ %clang -O1 %s -lm -o %t1 && %t1 %}
 // RUN: %clang -O2 %s -lm -o %t2 && %t2
 // RUN: %if !sanitizer %{ %clang -O3 %s -lm -o %t3 && %t3 %}
-// RUN: %clang -O2 -fno-discard-value-names -mllvm -zymase-print-cache -c %s -o /dev/null 2> %t.cache && %FileCheck %s < %t.cache
+// RUN: %clang -O2 -fno-discard-value-names -Xclang -load -Xclang %plugin -mllvm -zymase-print-cache -c %s -o /dev/null 2> %t.cache && %FileCheck %s < %t.cache
 #include <stdlib.h>
 
 #include "fd.h"
