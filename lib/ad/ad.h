@@ -201,6 +201,8 @@ typedef struct ZyGen {
   ZyVec pending;       /* (placeholder, primal value) pairs: deferred
                           lookups of values of loop iterations           */
   ZyMap plan;          /* primal value -> cached or recomputed           */
+  ZyMap mathlog;       /* recomputed math call -> its log entry (mathlog.c) */
+  ZyVec mathlogs;      /* ZyLog*: the math calls' logs                   */
   LLVMValueRef retinst;/* the gradient's return (end of the reverse)     */
   LLVMBuilderRef b;    /* positioned in the reverse sweep                */
   LLVMValueRef cur;    /* primal instruction being reversed (for errors) */

@@ -62,9 +62,13 @@ int zy_call_recomputable(ZyGen *g, LLVMValueRef v);
  * its operands: a cheap opcode, `fdiv`, a pure arithmetic intrinsic
  * (fmuladd, fma, fabs, copysign, min/max, sqrt), or a recomputable call. */
 int zy_cheap_value(ZyGen *g, LLVMValueRef v);
+/* Whether `v` calls a pure arithmetic intrinsic (fmuladd, fma, fabs,
+ * copysign, min/max, sqrt): a few cycles. */
+int zy_arith_intrinsic(LLVMValueRef v);
 /* Whether `v` is a math library call with a derivative rule and only
- * floating-point arguments and result (recomputed like arithmetic). */
-int zy_math_call(LLVMValueRef v);
+ * floating-point arguments and result, recomputed like arithmetic (with
+ * -zymase-recompute-math, or logged: zy_mathlog_mode). */
+int zy_math_call(ZyGen *g, LLVMValueRef v);
 /* Whether nothing in the function writes the memory `load` reads (in any
  * iteration) once the load has run (frees deferred by zy_free_deferred
  * do not count), so loading again in the reverse sweep gives its value. */
@@ -137,6 +141,46 @@ void zy_replay_sources(ZyGen *g, LLVMValueRef phi, ZyVec *out);
 void zy_replay_mark(ZyGen *g, ZyLoop *l);
 void zy_replay_emit(ZyGen *g, int (*planned)(ZyGen *, LLVMValueRef));
 LLVMValueRef zy_replay_value(ZyGen *g, LLVMValueRef phi);
+
+/* log.c: a log of loop `l`'s `values` (one buffer each, indexed by the
+ * iteration's index in the call), grown where the loop's buffers grow up
+ * to `mb` MiB per loop and written while `on` (1 while every growth
+ * site's need of room fits in `size` elements, 0 once one does not);
+ * `cap` is the elements allocated, `need` the largest need so far; all
+ * i64 slots named after `name`.  zy_log_new makes one, hooked at the
+ * loop's growth sites
+ * (`*header`, when not NULL, is a block of the header's growth site
+ * after the growth, for the caller's stores), or returns 0 where logs are
+ * not wanted (device code, nested AD, `mb` 0) or too small.  zy_log_held
+ * is, at g->b, whether the log holds every iteration of the call (read
+ * it, else compute again); zy_log_free frees the buffers at the end of
+ * the reverse sweep and the log's vectors.  zy_log_branch_off ends
+ * forward block `at` (which branches to *cont) at g->b and returns a new
+ * block `name` of the forward sweep to branch to instead. */
+typedef struct ZyLog {
+  LLVMValueRef cap, on, need;
+  unsigned long long size;
+  ZyVec slots, types;
+} ZyLog;
+int zy_log_new(ZyGen *g, ZyLoop *l, ZyVec *values, unsigned mb,
+               const char *name, ZyLog *lg, LLVMBasicBlockRef *header);
+LLVMValueRef zy_log_held(ZyGen *g, ZyLog *lg);
+void zy_log_free(ZyGen *g, ZyLog *lg);
+LLVMBasicBlockRef zy_log_branch_off(ZyGen *g, LLVMBasicBlockRef at,
+                                    const char *name, LLVMBasicBlockRef *cont);
+
+/* mathlog.c: math calls recomputed by the plan, logged by the forward
+ * sweep while they fit.  zy_mathlog_mode: whether this gradient logs them
+ * (-zymase-math-log-mb, not with -zymase-recompute-math, in split mode,
+ * nested AD or device code); zy_mathlog_emit makes the logs of the calls
+ * `planned` says are recomputed and their forward stores; zy_mathlog_read
+ * is, at the reverse builder, call `v`'s value read back or computed
+ * again (NULL when it has no log); zy_mathlog_free frees the logs at the
+ * end of the reverse sweep. */
+int zy_mathlog_mode(ZyGen *g);
+void zy_mathlog_emit(ZyGen *g, int (*planned)(ZyGen *, LLVMValueRef));
+LLVMValueRef zy_mathlog_read(ZyGen *g, LLVMValueRef v);
+void zy_mathlog_free(ZyGen *g);
 
 /* Forward sweep, after both sweeps: a block inserted after growth site
  * `k` of loop `l` (in l->sites), ending with a branch to the site's

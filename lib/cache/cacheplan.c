@@ -104,7 +104,7 @@ static long long weight(ZyGen *g, LLVMValueRef v) {
   /* Weights count quarter bytes, less one for a math call: between
    * caching a call and caching as many bytes of its arguments, caching
    * the call saves computing it again. */
-  return 4 * (w < 1 ? 1 : w) - (zy_math_call(v) ? 1 : 0);
+  return 4 * (w < 1 ? 1 : w) - (zy_math_call(g, v) ? 1 : 0);
 }
 
 /* The minimum cut over the values the placeholders need; fills
@@ -211,14 +211,20 @@ static LLVMValueRef plan_value(ZyGen *g, LLVMValueRef v) {
   LLVMValueRef r = replay ? zy_replay_value(g, v) : NULL;
   if (replay && !r) /* no entry into its loop was reversed */
     return zy_loops_reload(g, fv, l);
+  LLVMValueRef logged = replay ? NULL : zy_mathlog_read(g, v);
   if (!zy_map_has(&g->reported, fv)) {
     zy_map_put(&g->reported, fv, fv);
-    zy_loops_report(g, fv, replay ? "recomputed: the recurrence is replayed "
-                                    "at each entry of its loop"
-                                  : "recomputed");
+    zy_loops_report(g, fv,
+                    replay   ? "recomputed: the recurrence is replayed "
+                               "at each entry of its loop"
+                    : logged ? "recomputed, read back from a log when the "
+                               "call's iterations fit in it"
+                             : "recomputed");
   }
   if (r)
     return r;
+  if (logged)
+    return logged;
   if (branch) { /* both sides, then the one the iteration took */
     LLVMValueRef c = zy_plan_value(g, br[0]), t = zy_plan_value(g, br[1]);
     return LLVMBuildSelect(g->b, c, t, zy_plan_value(g, br[2]), "");
@@ -319,6 +325,7 @@ void zy_plan_finish(ZyGen *g) {
   LLVMBuilderRef saved = g->b;
   g->b = LLVMCreateBuilderInContext(g->zm->ctx);
   zy_replay_emit(g, planned_recompute);
+  zy_mathlog_emit(g, planned_recompute);
   /* (split mode: the reverse is moved to a function of its own later) */
   shared = g->split || !g->pending.len ? NULL : zy_share_new(g);
   if (shared)
@@ -339,6 +346,7 @@ void zy_plan_finish(ZyGen *g) {
   }
   zy_share_free(shared);
   shared = NULL;
+  zy_mathlog_free(g);
   LLVMDisposeBuilder(g->b);
   g->b = saved;
   g->pending.len = 0;

@@ -107,7 +107,7 @@ static int operands_cost(ZyGen *g, LLVMValueRef v, ZyLoop *l, int depth);
 /* Intrinsics that compute a value from their arguments alone, in a few
  * cycles: cheaper to compute again than to write to a buffer and read
  * back (`a * b + c` from clang's contraction is everywhere). */
-static int pure_arith_intrinsic(LLVMValueRef v) {
+int zy_arith_intrinsic(LLVMValueRef v) {
   static const char *const names[] = {
       "llvm.fmuladd.", "llvm.fma.",    "llvm.fabs.",   "llvm.copysign.",
       "llvm.minnum.",  "llvm.maxnum.", "llvm.sqrt.",   "llvm.minimum.",
@@ -139,8 +139,8 @@ static int fp_type(LLVMTypeRef t) {
          k == LLVMFP128TypeKind;
 }
 
-int zy_math_call(LLVMValueRef v) {
-  if (!zy_opt_recompute_math())
+int zy_math_call(ZyGen *g, LLVMValueRef v) {
+  if (!zy_opt_recompute_math() && !zy_mathlog_mode(g))
     return 0;
   if (!LLVMIsACallInst(v) || !zy_rule_call(v) || !fp_type(LLVMTypeOf(v)))
     return 0;
@@ -152,8 +152,8 @@ int zy_math_call(LLVMValueRef v) {
 
 int zy_cheap_value(ZyGen *g, LLVMValueRef v) {
   LLVMOpcode op = LLVMGetInstructionOpcode(v);
-  return zy_cheap_opcode(op) || op == LLVMFDiv || pure_arith_intrinsic(v) ||
-         zy_math_call(v) || zy_call_recomputable(g, v);
+  return zy_cheap_opcode(op) || op == LLVMFDiv || zy_arith_intrinsic(v) ||
+         zy_math_call(g, v) || zy_call_recomputable(g, v);
 }
 
 int zy_call_recomputable(ZyGen *g, LLVMValueRef v) {
@@ -342,7 +342,7 @@ static int speculatable(ZyGen *g, LLVMValueRef v, LLVMBasicBlockRef d,
 
 int zy_phi_branch(ZyGen *g, LLVMValueRef phi, LLVMValueRef *cond,
                   LLVMValueRef *if_true, LLVMValueRef *if_false) {
-  if (!zy_opt_recompute_math())
+  if (!zy_opt_recompute_math() && !zy_mathlog_mode(g))
     return 0;
   LLVMBasicBlockRef bb = LLVMGetInstructionParent(phi);
   ZyLoop *l = zy_loop_of(g, bb);

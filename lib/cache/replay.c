@@ -150,115 +150,21 @@ void zy_replay_mark(ZyGen *g, ZyLoop *l) {
   zy_vec_push(&l->replays, at);
 }
 
-/* The log of a loop's replayed phis: per phi a buffer (slot) of up to
- * `size` elements, indexed by the iteration's index in the call, written
- * while `on` (1 while every growth site's need of room fits in `size`, 0
- * once one does not).  `cap` is the elements allocated, `need` the last
- * need (>= the iterations of the call so far); all i64 slots. */
-typedef struct Log {
-  LLVMValueRef cap, on, need;
-  unsigned long long size;
-  ZyVec slots, types;
-} Log;
-
-static int log_wanted(ZyGen *g, ZyLoop *l) {
-  const char *triple = LLVMGetTarget(g->zm->mod);
-  return zy_opt_replay_log_mb() && !g->zm->nested_ad && l->idx && l->body &&
-         !(triple && (strstr(triple, "nvptx") || strstr(triple, "amdgcn")));
-}
-
-/* Forward block `at`, which ends in a branch to *cont: the branch removed
- * and the builder at `at`'s end, to branch to *cont or to the new block
- * returned (named `name`, a block of the forward sweep). */
-static LLVMBasicBlockRef branch_off(ZyGen *g, LLVMBasicBlockRef at,
-                                    const char *name, LLVMBasicBlockRef *cont) {
-  LLVMValueRef br = LLVMGetBasicBlockTerminator(at);
-  *cont = LLVMGetSuccessor(br, 0);
-  LLVMInstructionEraseFromParent(br);
-  LLVMBasicBlockRef bb =
-      LLVMAppendBasicBlockInContext(g->zm->ctx, g->grad, name);
-  zy_vec_push(&g->fextra, bb);
-  LLVMPositionBuilderAtEnd(g->b, at);
-  return bb;
-}
-
-/* At the end of forward block `at`, a growth site needing room for `need`
- * iterations: the log grown, geometrically, to hold them, or turned off
- * when they are more than its size. */
-static void log_grow(ZyGen *g, LLVMBasicBlockRef at, LLVMValueRef need,
-                     Log *lg) {
-  LLVMContextRef c = g->zm->ctx;
-  LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
-  LLVMBasicBlockRef cont, grow = branch_off(g, at, "zymase.log.grow", &cont);
-  LLVMValueRef size = LLVMConstInt(i64, lg->size, 0),
-               one = LLVMConstInt(i64, 1, 0);
-  /* The largest need so far: once off, the log stays off. */
-  LLVMValueRef old = LLVMBuildLoad2(g->b, i64, lg->need, "");
-  need = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntUGT, need, old, ""),
-                         need, old, "");
-  LLVMValueRef fits = LLVMBuildICmp(g->b, LLVMIntULE, need, size, "");
-  LLVMBuildStore(g->b, need, lg->need);
-  LLVMBuildStore(g->b, LLVMBuildZExt(g->b, fits, i64, ""), lg->on);
-  LLVMValueRef want =
-      LLVMBuildSelect(g->b, fits, need, LLVMConstInt(i64, 0, 0), "");
-  LLVMValueRef have = LLVMBuildLoad2(g->b, i64, lg->cap, "");
-  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntUGT, want, have, ""), grow,
-                  cont);
-  LLVMPositionBuilderAtEnd(g->b, grow);
-  LLVMValueRef ncap = LLVMBuildAdd(g->b, LLVMBuildShl(g->b, have, one, ""),
-                                   LLVMConstInt(i64, 64, 0), "");
-  ncap = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntUGT, want, ncap, ""),
-                         want, ncap, "");
-  ncap = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntUGT, ncap, size, ""),
-                         size, ncap, "");
-  zy_loops_realloc(g, &lg->slots, &lg->types, ncap, have);
-  LLVMBuildStore(g->b, ncap, lg->cap);
-  LLVMBuildBr(g->b, cont);
-}
-
-/* In the forward sweep: the log grows where the loop's buffers would
- * (before the loop when its trip count is known, else in its header),
- * and the header stores the phis' values at idx while it is on.  0 when the
- * loop gets no log. */
-static int log_forward(ZyGen *g, ZyLoop *l, ZyVec *phis, Log *lg) {
+/* In the forward sweep: a log of the phis (log.c), stored at the header,
+ * after the growth, at idx while it is on.  0 when the loop gets no log. */
+static int log_forward(ZyGen *g, ZyLoop *l, ZyVec *phis, ZyLog *lg) {
   LLVMContextRef c = g->zm->ctx;
   LLVMTypeRef i64 = LLVMInt64TypeInContext(c),
               ptr = LLVMPointerTypeInContext(c, 0);
-  LLVMTargetDataRef td = LLVMGetModuleDataLayout(g->zm->mod);
-  unsigned long long each = 0;
-  for (size_t k = 0; k < phis->len; k++)
-    each += LLVMABISizeOfType(td, LLVMTypeOf(phis->data[k]));
-  unsigned long long fit =
-      ((unsigned long long)zy_opt_replay_log_mb() << 20) / each;
-  if (!log_wanted(g, l) || fit < 2)
+  LLVMBasicBlockRef put;
+  if (!zy_log_new(g, l, phis, zy_opt_replay_log_mb(), "zymase.replay.log", lg,
+                  &put))
     return 0;
-  lg->size = fit;
-  lg->cap = zy_new_slot(g, i64, "zymase.replay.log.cap", 1);
-  lg->on = zy_new_slot(g, i64, "zymase.replay.log.on", 1);
-  lg->need = zy_new_slot(g, i64, "zymase.replay.log.need", 1);
-  for (size_t k = 0; k < phis->len; k++) {
-    zy_vec_push(&lg->slots, zy_new_slot(g, ptr, "zymase.replay.log", 1));
-    zy_vec_push(&lg->types, LLVMTypeOf(phis->data[k]));
-  }
-  /* The header's hook stores, after the growth (a second hook before
-   * it) where the header is where the log grows. */
-  LLVMBasicBlockRef put = NULL;
-  for (size_t s = 0, n = l->sites.len; s < n; s++) {
-    LLVMValueRef need;
-    int header;
-    LLVMBasicBlockRef hook = zy_loops_site_hook(g, l, s, &need, &header);
-    if (header) {
-      put = hook;
-      if (need)
-        hook = zy_loops_site_hook(g, l, s, &need, &header);
-    }
-    if (need)
-      log_grow(g, hook, need, lg);
-  }
   if (!put)
     return 0; /* (a header always has its growth site) */
   /* if (on) log[idx] = phi: no store once the log is off */
-  LLVMBasicBlockRef body, store = branch_off(g, put, "zymase.log", &body);
+  LLVMBasicBlockRef body,
+      store = zy_log_branch_off(g, put, "zymase.log", &body);
   LLVMValueRef on =
       LLVMBuildICmp(g->b, LLVMIntNE, LLVMBuildLoad2(g->b, i64, lg->on, ""),
                     LLVMConstInt(i64, 0, 0), "zymase.log.on");
@@ -281,7 +187,7 @@ static int log_forward(ZyGen *g, ZyLoop *l, ZyVec *phis, Log *lg) {
  * skipped.  Returns the block to go on with for the replay. */
 static LLVMBasicBlockRef log_reverse(ZyGen *g, ZyLoop *l, LLVMBasicBlockRef at,
                                      LLVMBasicBlockRef cont, ZyVec *reads,
-                                     Log *lg) {
+                                     ZyLog *lg) {
   LLVMContextRef c = g->zm->ctx;
   LLVMTypeRef i64 = LLVMInt64TypeInContext(c),
               ptr = LLVMPointerTypeInContext(c, 0);
@@ -290,12 +196,7 @@ static LLVMBasicBlockRef log_reverse(ZyGen *g, ZyLoop *l, LLVMBasicBlockRef at,
   LLVMBasicBlockRef replay =
       LLVMAppendBasicBlockInContext(c, g->grad, "reverse.replay.run");
   LLVMPositionBuilderAtEnd(g->b, at);
-  LLVMValueRef need = LLVMBuildLoad2(g->b, i64, lg->need, "");
-  LLVMBuildCondBr(g->b,
-                  LLVMBuildICmp(g->b, LLVMIntULE, need,
-                                LLVMConstInt(i64, lg->size, 0),
-                                "zymase.logged"),
-                  from, replay);
+  LLVMBuildCondBr(g->b, zy_log_held(g, lg), from, replay);
   LLVMPositionBuilderAtEnd(g->b, from);
   LLVMValueRef n = LLVMBuildLoad2(g->b, i64, l->count, "");
   LLVMValueRef last = LLVMBuildLoad2(g->b, i64, l->rc, "zymase.iv");
@@ -317,7 +218,7 @@ static LLVMBasicBlockRef log_reverse(ZyGen *g, ZyLoop *l, LLVMBasicBlockRef at,
  * `slots`, and points the slots `reads` the reverse reads at them (or at
  * the log `lg`, when not NULL and it holds the entry). */
 static void emit_at(ZyGen *g, ZyLoop *l, LLVMBasicBlockRef at, ZyVec *phis,
-                    ZyVec *slots, ZyVec *reads, Log *lg) {
+                    ZyVec *slots, ZyVec *reads, ZyLog *lg) {
   LLVMContextRef c = g->zm->ctx;
   LLVMTypeRef i64 = LLVMInt64TypeInContext(c),
               ptr = LLVMPointerTypeInContext(c, 0);
@@ -475,7 +376,7 @@ void zy_replay_emit(ZyGen *g, int (*planned)(ZyGen *, LLVMValueRef)) {
         zy_vec_push(&phis, p);
         zy_vec_push(&slots, zy_new_slot(g, ptr, "zymase.replay.buffer", 1));
       }
-    Log lg = {0};
+    ZyLog lg = {0};
     int logged = phis.len && log_forward(g, l, &phis, &lg);
     for (size_t p = 0; p < phis.len; p++) { /* what the reverse reads */
       LLVMValueRef at =
@@ -492,15 +393,11 @@ void zy_replay_emit(ZyGen *g, int (*planned)(ZyGen *, LLVMValueRef)) {
       LLVMPositionBuilderBefore(g->b, g->retinst);
       for (size_t s = 0; s < slots.len && !local; s++)
         zy_gpu_free(g, g->b, LLVMBuildLoad2(g->b, ptr, slots.data[s], ""));
-      for (size_t s = 0; s < lg.slots.len; s++)
-        zy_call_free(g->b, "free",
-                     LLVMBuildLoad2(g->b, ptr, lg.slots.data[s], ""));
     }
+    zy_log_free(g, &lg);
     zy_vec_free(&phis);
     zy_vec_free(&slots);
     zy_vec_free(&cur);
-    zy_vec_free(&lg.slots);
-    zy_vec_free(&lg.types);
   }
 }
 

@@ -211,6 +211,7 @@ unsigned zy_opt_gpu_local_cache_bytes(void); /* -zymase-gpu-local-cache-bytes */
 int zy_opt_gpu_no_device_malloc(void); /* -zymase-gpu-no-device-malloc */
 int zy_opt_recompute_math(void);       /* -zymase-recompute-math */
 unsigned zy_opt_replay_log_mb(void);   /* -zymase-replay-log-mb */
+unsigned zy_opt_math_log_mb(void);     /* -zymase-math-log-mb   */
 int zy_opt_gpu_sanitize_thread(void); /* -zymase-gpu-sanitize-thread */
 int zy_opt_gpu_all_atomic(void);  /* -zymase-gpu-all-atomic  */
 int zy_opt_gpu_count_atomics(void); /* -zymase-gpu-count-atomics */

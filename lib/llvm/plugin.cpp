@@ -49,6 +49,13 @@ static cl::opt<unsigned> ReplayLogMB(
              "the forward sweep also keeps their values in a log of up to "
              "this many MiB per loop, and the reverse reads the entries "
              "that fit instead of replaying them (0: always replay)"));
+static cl::opt<unsigned> MathLogMB(
+    "zymase-math-log-mb", cl::init(16),
+    cl::desc("Math library calls of loop iterations are computed again in "
+             "the reverse sweep; the forward sweep also keeps their values "
+             "in a log of up to this many MiB per loop, and the reverse "
+             "reads them back when the call's iterations fit (0: always "
+             "cache them, as values that cannot be recomputed)"));
 static cl::opt<bool> RecomputeMath(
     "zymase-recompute-math", cl::init(false),
     cl::desc("Recompute math library calls (sin, exp, ...) of loop "
@@ -119,6 +126,7 @@ extern "C" int zy_opt_print_stats(void) { return PrintStats; }
 extern "C" unsigned zy_opt_keep_buffers_mb(void) { return KeepBuffersMB; }
 extern "C" int zy_opt_recompute_math(void) { return RecomputeMath; }
 extern "C" unsigned zy_opt_replay_log_mb(void) { return ReplayLogMB; }
+extern "C" unsigned zy_opt_math_log_mb(void) { return MathLogMB; }
 
 namespace {
 

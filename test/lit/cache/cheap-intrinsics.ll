@@ -1,10 +1,18 @@
 ; cache/cheap-intrinsics.ll - fdiv and pure arithmetic intrinsics (fmuladd,
 ; sqrt, maxnum) of a loop iteration are computed again in the reverse sweep
-; from what is cached anyway: only the sine (a call) is kept per iteration;
-; the quotient, the fused multiply-add, the square root and the maximum are
-; recomputed from it and from x[i] (read-only).
+; from what is cached anyway: with math calls cached
+; (-zymase-math-log-mb=0) only the sine is kept per iteration; the
+; quotient, the fused multiply-add, the square root and the maximum are
+; recomputed from it and from x[i] (read-only).  By default the sine is
+; recomputed too, read back from its log (math-calls.ll), and nothing is
+; cached per iteration.
 ; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-; RUN: %zyopt -zymase-no-preopt -zymase-print-cache %s -S -o /dev/null 2>&1 | %FileCheck %s
+; RUN: %zyopt -zymase-no-preopt -zymase-math-log-mb=0 -zymase-print-cache %s -S -o /dev/null 2>&1 | %FileCheck %s
+; RUN: %zyopt -zymase-no-preopt -zymase-print-cache %s -S -o /dev/null 2>&1 | %FileCheck %s --check-prefix=LOG
+; LOG-LABEL: zymase: cache of the gradient of 'f' in __zymase_grad.f
+; LOG-DAG: %s: double, 8 bytes, recomputed, read back from a log
+; LOG-DAG: %q: double, 8 bytes, recomputed
+; LOG-NOT: per iteration
 
 ; CHECK-LABEL: zymase: cache of the gradient of 'f' in __zymase_grad.f
 ; CHECK-DAG: %s: double, 8 bytes, per iteration of loop 1 (%loop, depth 1), buffer reserved from the trip count

@@ -6,8 +6,14 @@
 ; overwritten after the load, caching exp(y[i]) saves computing it).
 ; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 ; RUN: %zyopt -zymase-no-preopt -zymase-recompute-math -zymase-print-cache %s -S -o /dev/null 2>&1 | %FileCheck %s
-; With -zymase-recompute-math=false (the default), both calls are cached.
-; RUN: %zyopt -zymase-no-preopt -zymase-recompute-math=false -zymase-print-cache %s -S -o /dev/null 2>&1 | %FileCheck %s --check-prefix=OFF
+; By default (without -zymase-recompute-math) the same choice, and the
+; recomputed %e1 is also logged by the forward sweep, read back while the
+; call's iterations fit in -zymase-math-log-mb (cache/math-log.ll).  With
+; -zymase-math-log-mb=0, both calls are cached.
+; RUN: %zyopt -zymase-no-preopt -zymase-print-cache %s -S -o /dev/null 2>&1 | %FileCheck %s --check-prefix=LOG
+; LOG-DAG: %e1: double, 8 bytes, recomputed, read back from a log
+; LOG-DAG: %e2: double, 8 bytes, per iteration
+; RUN: %zyopt -zymase-no-preopt -zymase-math-log-mb=0 -zymase-print-cache %s -S -o /dev/null 2>&1 | %FileCheck %s --check-prefix=OFF
 ; OFF-DAG: %e1: double, 8 bytes, per iteration
 ; OFF-DAG: %e2: double, 8 bytes, per iteration
 

@@ -6,8 +6,12 @@
 ; iteration (loop 1).  Nothing is cached for the indices or addresses,
 ; which are recomputed.  x is never written, so its loads are recomputed
 ; too.
+; (With math calls cached, -zymase-math-log-mb=0, as here; by default
+; sin is recomputed, read back from its log.)
 ; SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-; RUN: %zyopt -zymase-no-preopt -zymase-print-cache %s -S -o /dev/null 2>&1 | %FileCheck %s
+; RUN: %zyopt -zymase-no-preopt -zymase-math-log-mb=0 -zymase-print-cache %s -S -o /dev/null 2>&1 | %FileCheck %s
+; RUN: %zyopt -zymase-no-preopt -zymase-print-cache %s -S -o /dev/null 2>&1 | %FileCheck %s --check-prefix=LOG
+; LOG: %sin: double, 8 bytes, recomputed, read back from a log
 
 ; CHECK-LABEL: zymase: cache of the gradient of 'f'
 ; CHECK-DAG: %xi: double, 8 bytes, recomputed
