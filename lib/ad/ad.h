@@ -189,6 +189,10 @@ typedef struct ZyGen {
                           summed per thread and added at the end ...    */
   ZyMap gpu_sum;       /* ... pointer -> the thread's slot of the sum    */
   ZyVec gpu_shared;    /* (device) __shared__ shadows the gradient uses */
+  LLVMValueRef gpu_dyn; /* (device) generic pointer to the shadow of the
+                           dynamic __shared__ memory, or NULL ...        */
+  LLVMBasicBlockRef gpu_dynblock; /* ... in this block after the entry */
+  ZyMap gpu_dynexprs; /* ... constant expression on it -> its shadow    */
   unsigned long long gpu_local_bytes; /* (device) per-thread bytes of the
                           fixed-size loop caches (gpu_buffers.c)         */
   ZyMap gpu_join;      /* (device) reverse block made by an accumulation

@@ -227,6 +227,7 @@ static void finish(ZyGen *g, LLVMValueRef aug, LLVMValueRef rev) {
   zy_loops_finish(g);
   zy_free_deferred_finish(g);
   zy_cache_scopes(g);
+  zy_gpu_dynamic_release(g); /* (device: the dynamic shared shadow) */
   LLVMBuilderRef b = LLVMCreateBuilderInContext(g->zm->ctx);
   LLVMPositionBuilderAtEnd(b, g->allocas);
   /* (device code: the block zeroes the __shared__ shadows first) */
@@ -297,7 +298,8 @@ static int build_gradient(ZyGen *g, LLVMValueRef aug, LLVMValueRef rev) {
   g->act = zy_activity_compute(g->primal, g->sig.active_args,
                                g->sig.dup_args, g->sig.active_ret);
   zy_punning_warn(g);
-  if (zy_gpu_shuffle_check(g) || zy_check_supported(g))           /* 4 */
+  if (zy_gpu_shuffle_check(g) || zy_gpu_dynamic_shared_check(g) || /* 4 */
+      zy_check_supported(g))
     return -1;
   analyse_cfg(g);                                                 /* 5 */
   zy_priv_plan(g); /* parallel: per-thread shadows (privatize.c) */

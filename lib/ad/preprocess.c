@@ -172,6 +172,7 @@ static LLVMValueRef clone(LLVMValueRef fn, LLVMValueRef from) {
   zy_set_optnone(p, 0);
   zy_snapshot_resolve(p); /* a snapshot, or a copy of a callee of one */
   zy_omp_prepare(p);      /* parallel regions become calls of their body */
+  zy_gpu_dynamic_shared_prepare(p); /* extern __shared__: one, generic */
   return p;
 }
 
@@ -218,5 +219,6 @@ LLVMValueRef zy_preprocess(LLVMValueRef fn) {
   promote_indirect_calls(p);
   zy_omp_type_regions(p);
   zy_gpu_shuffle_fuse(p); /* a double's two i32 shuffles: one call */
+  zy_gpu_dynamic_shared_prepare(p); /* again, for what was inlined */
   return p;
 }

@@ -64,6 +64,12 @@ static LLVMValueRef mirror(ZyGen *g, LLVMValueRef c) {
      * too: loads through the table are active, and their adjoints must
      * go somewhere. */
     LLVMValueRef s = is_null(c) ? NULL : constant_shadow(g, c);
+    if (s && !LLVMIsAConstant(s)) {
+      ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                   "a constant table holds a pointer into dynamic (extern) "
+                   "__shared__ memory with derivatives");
+      s = NULL;
+    }
     return s ? s : LLVMConstNull(t);
   }
   if ((k != LLVMArrayTypeKind && k != LLVMStructTypeKind) ||
@@ -93,6 +99,8 @@ static LLVMValueRef constant_shadow(ZyGen *g, LLVMValueRef c) {
   LLVMValueRef base = constant_shadow(g, LLVMGetOperand(c, 0));
   if (!base)
     return NULL;
+  if (!LLVMIsAConstant(base)) /* dynamic shared memory: a run-time value */
+    return zy_gpu_dynamic_shadow_expr(g, c, base);
   if (LLVMGetConstOpcode(c) == LLVMAddrSpaceCast &&
       LLVMTypeOf(base) != LLVMTypeOf(c))
     return LLVMConstAddrSpaceCast(base, LLVMTypeOf(c));

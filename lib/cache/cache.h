@@ -218,6 +218,11 @@ int zy_gpu_heap_check(ZyGen *g, ZyLoop *l);
  * NULL) copied over, the old one freed; a full heap traps. */
 void zy_gpu_grow(ZyGen *g, LLVMValueRef slot, LLVMTypeRef t, LLVMValueRef n,
                  LLVMValueRef keep);
+/* At `b`: `bytes` (i64) from the device heap, through the module's one
+ * helper zymase.gpu.cache.alloc; a full heap traps, on nvptx after CUDA's
+ * assert prints `message`. */
+LLVMValueRef zy_gpu_alloc(ZyGen *g, LLVMBuilderRef b, LLVMValueRef bytes,
+                          const char *message, const char *name);
 /* Frees a device heap buffer (or NULL) at `b`. */
 void zy_gpu_free(ZyGen *g, LLVMBuilderRef b, LLVMValueRef p);
 

@@ -42,14 +42,15 @@ int zy_gpu_heap_check(ZyGen *g, ZyLoop *l) {
       zy_opt_gpu_local_cache_bytes());
 }
 
-/* ptr zymase.gpu.cache.alloc(i64 bytes): device malloc (ockl's dm_alloc
- * on amdgcn) that traps, on nvptx with a message, when the heap is full. */
+/* ptr zymase.gpu.cache.alloc(i64 bytes, ptr message): device malloc
+ * (ockl's dm_alloc on amdgcn) that traps when the heap is full, on nvptx
+ * after CUDA's assert prints `message`. */
 static LLVMValueRef alloc_fn(ZyGen *g) {
   LLVMModuleRef m = g->zm->mod;
   LLVMContextRef c = g->zm->ctx;
   LLVMTypeRef i64 = LLVMInt64TypeInContext(c),
               ptr = LLVMPointerTypeInContext(c, 0);
-  LLVMTypeRef fty = LLVMFunctionType(ptr, &i64, 1, 0);
+  LLVMTypeRef fty = LLVMFunctionType(ptr, (LLVMTypeRef[]){i64, ptr}, 2, 0);
   LLVMValueRef fn = LLVMGetNamedFunction(m, "zymase.gpu.cache.alloc");
   if (fn)
     return fn;
@@ -70,7 +71,8 @@ static LLVMValueRef alloc_fn(ZyGen *g) {
                        1, ""),
         ptr, "");
   } else {
-    p = LLVMBuildCall2(b, fty, zy_runtime_fn(m, "malloc", fty), &size, 1, "");
+    LLVMTypeRef mty = LLVMFunctionType(ptr, &i64, 1, 0);
+    p = LLVMBuildCall2(b, mty, zy_runtime_fn(m, "malloc", mty), &size, 1, "");
   }
   LLVMBuildCondBr(b, LLVMBuildIsNull(b, p, ""), fail, ok);
   LLVMPositionBuilderAtEnd(b, fail);
@@ -80,11 +82,7 @@ static LLVMValueRef alloc_fn(ZyGen *g) {
         LLVMFunctionType(LLVMVoidTypeInContext(c),
                          (LLVMTypeRef[]){ptr, ptr, i32, ptr, i64}, 5, 0);
     LLVMValueRef args[5] = {
-        LLVMBuildGlobalStringPtr(
-            b,
-            "zymase: device malloc for a loop cache of a gradient failed "
-            "(raise cudaLimitMallocHeapSize, or bound the loop's trip count)",
-            "zymase.gpu.heap.msg"),
+        LLVMGetParam(fn, 1),
         LLVMBuildGlobalStringPtr(b, "zymase", "zymase.gpu.heap.file"),
         LLVMConstInt(i32, 0, 0),
         LLVMBuildGlobalStringPtr(b, "zymase.gpu.cache.alloc",
@@ -99,6 +97,31 @@ static LLVMValueRef alloc_fn(ZyGen *g) {
   LLVMBuildRet(b, p);
   LLVMDisposeBuilder(b);
   return fn;
+}
+
+/* The module's constant C string `text`, named zymase.gpu.heap.msg*,
+ * made once. */
+static LLVMValueRef message_string(LLVMModuleRef m, LLVMBuilderRef b,
+                                   const char *text) {
+  for (LLVMValueRef gv = LLVMGetFirstGlobal(m); gv;
+       gv = LLVMGetNextGlobal(gv)) {
+    size_t n;
+    const char *s = NULL;
+    if (!strncmp(LLVMGetValueName(gv), "zymase.gpu.heap.msg", 19) &&
+        LLVMGetInitializer(gv) &&
+        LLVMIsAConstantDataSequential(LLVMGetInitializer(gv)))
+      s = LLVMGetAsString(LLVMGetInitializer(gv), &n);
+    if (s && n == strlen(text) + 1 && !memcmp(s, text, n))
+      return gv;
+  }
+  return LLVMBuildGlobalStringPtr(b, text, "zymase.gpu.heap.msg");
+}
+
+LLVMValueRef zy_gpu_alloc(ZyGen *g, LLVMBuilderRef b, LLVMValueRef bytes,
+                          const char *message, const char *name) {
+  LLVMValueRef fn = alloc_fn(g);
+  LLVMValueRef args[2] = {bytes, message_string(g->zm->mod, b, message)};
+  return LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, args, 2, name);
 }
 
 /* void zymase.gpu.cache.free(ptr): ockl's dm_dealloc unless null. */
@@ -147,10 +170,12 @@ void zy_gpu_grow(ZyGen *g, LLVMValueRef slot, LLVMTypeRef t, LLVMValueRef n,
               ptr = LLVMPointerTypeInContext(c, 0);
   LLVMTargetDataRef td = LLVMGetModuleDataLayout(g->zm->mod);
   LLVMValueRef size = LLVMConstInt(i64, LLVMABISizeOfType(td, t), 0);
-  LLVMValueRef fn = alloc_fn(g);
   LLVMValueRef bytes = LLVMBuildNUWMul(g->b, n, size, "");
-  LLVMValueRef p = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(fn), fn, &bytes,
-                                  1, "zymase.gpu.buffer");
+  LLVMValueRef p = zy_gpu_alloc(
+      g, g->b, bytes,
+      "zymase: device malloc for a loop cache of a gradient failed (raise "
+      "cudaLimitMallocHeapSize, or bound the loop's trip count)",
+      "zymase.gpu.buffer");
   LLVMValueRef old = LLVMBuildLoad2(g->b, ptr, slot, "");
   if (keep) /* the values stored so far move to the new buffer */
     LLVMBuildMemCpy(g->b, p, LLVMABIAlignmentOfType(td, t), old,

@@ -278,7 +278,7 @@ void zy_position_after(ZyGen *g, LLVMBuilderRef b, LLVMValueRef fv) {
 static void describe(LLVMValueRef v, char *out, size_t n) {
   const char *name = LLVMGetValueName(v);
   if (*name) {
-    snprintf(out, n, "%%%s", name);
+    snprintf(out, n, "%c%s", LLVMIsAGlobalValue(v) ? '@' : '%', name);
     return;
   }
   char *text = LLVMPrintValueToString(v);
@@ -703,6 +703,7 @@ void zy_loops_free(ZyGen *g) {
   zy_map_free(&g->owned);
   zy_map_free(&g->gpu_join);
   zy_vec_free(&g->gpu_shared);
+  zy_map_free(&g->gpu_dynexprs);
   zy_vec_free(&g->gpu_deferred);
   zy_map_free(&g->gpu_sum);
   zy_priv_free(g);

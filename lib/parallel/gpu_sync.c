@@ -1,9 +1,11 @@
 /* gpu_sync.c - `__shared__` memory and barriers in differentiated device
  * code: the shadow of a `__shared__` variable is itself `__shared__` (one
- * per block), zeroed by the block's threads between two barriers where
- * the gradient starts; each `__syncthreads` / `__syncwarp` of the primal
- * is called again at the mirrored point of the reverse sweep, so that
- * the adjoints the other threads add before it are complete after it.
+ * per block; dynamic shared memory's is in the device heap, see
+ * gpu_dynamic_shared.c), zeroed by the block's threads between two
+ * barriers where the gradient starts; each `__syncthreads` / `__syncwarp`
+ * of the primal is called again at the mirrored point of the reverse
+ * sweep, so that the adjoints the other threads add before it are
+ * complete after it.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "parallel.h"
 
@@ -55,12 +57,11 @@ int zy_gpu_shared_shadow(ZyGen *g, LLVMValueRef gv, LLVMValueRef *shadow) {
   *shadow = NULL;
   if (LLVMGetPointerAddressSpace(LLVMTypeOf(gv)) != AS_SHARED)
     return 0;
-  if (LLVMIsDeclaration(gv))
-    return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
-                        "the dynamic (extern) __shared__ array '%s' holds "
-                        "derivatives; only static __shared__ variables are "
-                        "differentiated yet",
-                        LLVMGetValueName(gv));
+  int dynamic = zy_gpu_dynamic_shared(gv);
+  if (dynamic && g->gpu_dyn) {
+    *shadow = g->gpu_dyn; /* checked when it was made */
+    return 0;
+  }
   int barrier = 0;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->primal); bb && !barrier;
        bb = LLVMGetNextBasicBlock(bb))
@@ -79,6 +80,20 @@ int zy_gpu_shared_shadow(ZyGen *g, LLVMValueRef gv, LLVMValueRef *shadow) {
                         LLVMGetValueName(gv),
                         g->split ? "a split (augmented/reverse) gradient"
                                  : "a function without __syncthreads");
+  if (dynamic && zy_opt_gpu_no_device_malloc())
+    return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                        "use a static __shared__ array (its shadow is "
+                        "__shared__ too), or drop "
+                        "-zymase-gpu-no-device-malloc",
+                        "the dynamic (extern) __shared__ array '%s' holds "
+                        "derivatives; its shadow, as big as the launch's "
+                        "dynamic shared memory, would come from device "
+                        "malloc, which is turned off",
+                        LLVMGetValueName(gv));
+  if (dynamic) {
+    *shadow = zy_gpu_dynamic_shadow(g, gv);
+    return 0;
+  }
   char name[256];
   snprintf(name, sizeof name, "%s.zymase_shadow", LLVMGetValueName(gv));
   LLVMTypeRef t = LLVMGlobalGetValueType(gv);
@@ -98,12 +113,43 @@ int zy_gpu_shared_shadow(ZyGen *g, LLVMValueRef gv, LLVMValueRef *shadow) {
   return 0;
 }
 
+/* At the builder: thread `me` of `n` zeroes `count` values of type `t`
+ * from `p`, striding by `n`. */
+static void zero_strided(ZyGen *g, LLVMBuilderRef b, LLVMValueRef p,
+                         LLVMTypeRef t, LLVMValueRef count, LLVMValueRef me,
+                         LLVMValueRef n) {
+  LLVMContextRef c = g->zm->ctx;
+  LLVMTypeRef it = LLVMTypeOf(count);
+  me = LLVMBuildZExtOrBitCast(b, me, it, "");
+  n = LLVMBuildZExtOrBitCast(b, n, it, "");
+  LLVMBasicBlockRef from = LLVMGetInsertBlock(b);
+  LLVMBasicBlockRef loop =
+      LLVMAppendBasicBlockInContext(c, g->grad, "zymase.zero.shared");
+  LLVMBasicBlockRef body =
+      LLVMAppendBasicBlockInContext(c, g->grad, "zymase.zero.byte");
+  LLVMBasicBlockRef done =
+      LLVMAppendBasicBlockInContext(c, g->grad, "zymase.zero.done");
+  LLVMBuildBr(b, loop);
+  LLVMPositionBuilderAtEnd(b, loop);
+  LLVMValueRef at = LLVMBuildPhi(b, it, "");
+  LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, at, count, ""), body, done);
+  LLVMPositionBuilderAtEnd(b, body);
+  LLVMBuildStore(b, LLVMConstNull(t), LLVMBuildGEP2(b, t, p, &at, 1, ""));
+  LLVMValueRef step = LLVMBuildAdd(b, at, n, "");
+  LLVMBuildBr(b, loop);
+  LLVMAddIncoming(at, (LLVMValueRef[]){me, step},
+                  (LLVMBasicBlockRef[]){from, body}, 2);
+  LLVMPositionBuilderAtEnd(b, done);
+}
+
 /* At the end of the gradient's entry block (builder `b`): a barrier (the
- * shadows may still be read by a previous call), the block's threads
- * zeroing the shared shadows byte by byte from their thread number by
- * the block size, a barrier; then on to `next`. */
+ * shadows may still be read by a previous call); the dynamic shared
+ * memory's shadow allocated by thread 0, a barrier; the block's threads
+ * zeroing the shared shadows byte by byte (the dynamic one by 8-byte
+ * words) from their thread number by the block size, a barrier; then on
+ * to `next`. */
 void zy_gpu_zero_shared(ZyGen *g, LLVMBuilderRef b, LLVMBasicBlockRef next) {
-  if (!g->gpu_shared.len) {
+  if (!g->gpu_shared.len && !g->gpu_dyn) {
     LLVMBuildBr(b, next);
     return;
   }
@@ -122,30 +168,14 @@ void zy_gpu_zero_shared(ZyGen *g, LLVMBuilderRef b, LLVMBasicBlockRef next) {
       LLVMBuildMul(b, nx, LLVMBuildAdd(b, y, LLVMBuildMul(b, ny, z, ""), ""),
                    ""),
       "");
+  LLVMValueRef words = g->gpu_dyn ? zy_gpu_dynamic_alloc(g, b) : NULL;
   for (size_t k = 0; k < g->gpu_shared.len; k++) {
     LLVMValueRef s = g->gpu_shared.data[k];
     unsigned long long size = LLVMABISizeOfType(td, LLVMGlobalGetValueType(s));
-    LLVMValueRef bytes = LLVMConstInt(i32, size, 0);
-    LLVMBasicBlockRef from = LLVMGetInsertBlock(b);
-    LLVMBasicBlockRef loop =
-        LLVMAppendBasicBlockInContext(c, g->grad, "zymase.zero.shared");
-    LLVMBasicBlockRef body =
-        LLVMAppendBasicBlockInContext(c, g->grad, "zymase.zero.byte");
-    LLVMBasicBlockRef done =
-        LLVMAppendBasicBlockInContext(c, g->grad, "zymase.zero.done");
-    LLVMBuildBr(b, loop);
-    LLVMPositionBuilderAtEnd(b, loop);
-    LLVMValueRef at = LLVMBuildPhi(b, i32, "");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, at, bytes, ""), body, done);
-    LLVMPositionBuilderAtEnd(b, body);
-    LLVMBuildStore(b, LLVMConstInt(i8, 0, 0),
-                   LLVMBuildGEP2(b, i8, s, &at, 1, ""));
-    LLVMValueRef step = LLVMBuildAdd(b, at, n, "");
-    LLVMBuildBr(b, loop);
-    LLVMAddIncoming(at, (LLVMValueRef[]){me, step},
-                    (LLVMBasicBlockRef[]){from, body}, 2);
-    LLVMPositionBuilderAtEnd(b, done);
+    zero_strided(g, b, s, i8, LLVMConstInt(i32, size, 0), me, n);
   }
+  if (words)
+    zero_strided(g, b, g->gpu_dyn, LLVMInt64TypeInContext(c), words, me, n);
   t->barrier(b, m);
   LLVMBuildBr(b, next);
 }

@@ -1,8 +1,9 @@
 /* gpu_target.c - the few things device-code generation builds differently
  * for nvptx (CUDA, warps of 32) and amdgcn (HIP, wavefronts of 64): thread
  * numbers and block sizes, lane number, the lanes present, a shuffle down
- * the warp, a block barrier, the one-dimensional launch test, and which
- * primal values are the same in every thread.  One table row per target.
+ * the warp, a block barrier, the one-dimensional launch test, the launch's
+ * dynamic shared bytes, and which primal values are the same in every
+ * thread.  One table row per target.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "parallel.h"
 
@@ -81,6 +82,19 @@ static LLVMValueRef ptx_one_dim(LLVMBuilderRef b, LLVMModuleRef m) {
   return LLVMBuildICmp(b, LLVMIntEQ, n, k32(m, 1), "");
 }
 
+/* %dynamic_smem_size: an intrinsic in LLVM 22 (not in 19: inline PTX). */
+static LLVMValueRef ptx_dynamic_shared(LLVMBuilderRef b, LLVMModuleRef m) {
+  const char *name = "llvm.nvvm.read.ptx.sreg.dynamic_smem_size";
+  if (LLVMLookupIntrinsicID(name, strlen(name)))
+    return call(b, m, name, NULL, 0);
+  LLVMTypeRef fty = LLVMFunctionType(
+      LLVMInt32TypeInContext(LLVMGetModuleContext(m)), NULL, 0, 0);
+  static const char text[] = "mov.u32 $0, %dynamic_smem_size;";
+  LLVMValueRef asm_ = LLVMGetInlineAsm(fty, text, sizeof text - 1, "=r", 2, 0,
+                                       0, LLVMInlineAsmDialectATT, 0);
+  return LLVMBuildCall2(b, fty, asm_, NULL, 0, "");
+}
+
 static int ptx_uniform(LLVMValueRef v) {
   const char *n = callee_name(v);
   return !strncmp(n, "llvm.nvvm.read.ptx.sreg.ntid.", 29) ||
@@ -152,6 +166,18 @@ static LLVMValueRef amd_one_dim(LLVMBuilderRef b, LLVMModuleRef m) {
   return LLVMBuildICmp(b, LLVMIntEQ, n, k32(m, 1), "");
 }
 
+/* Code object v5's hidden_dynamic_lds_size (byte 120 of the hidden
+ * arguments), which the runtime fills for kernels using dynamic LDS. */
+static LLVMValueRef amd_dynamic_shared(LLVMBuilderRef b, LLVMModuleRef m) {
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMValueRef p = call(b, m, "llvm.amdgcn.implicitarg.ptr", NULL, 0);
+  LLVMValueRef off = LLVMConstInt(LLVMInt64TypeInContext(c), 120, 0);
+  p = LLVMBuildGEP2(b, LLVMInt8TypeInContext(c), p, &off, 1, "");
+  LLVMValueRef v = LLVMBuildLoad2(b, LLVMInt32TypeInContext(c), p, "");
+  LLVMSetAlignment(v, 4);
+  return v;
+}
+
 /* ockl's sizes, and loads from the dispatch packet or the hidden
  * arguments. */
 static int amd_uniform(LLVMValueRef v) {
@@ -182,9 +208,9 @@ static int amd_uniform(LLVMValueRef v) {
 
 static const ZyGpuTarget targets[] = {
     {"nvptx", 5, ptx_thread, ptx_lane, ptx_present, ptx_down, ptx_barrier,
-     ptx_one_dim, ptx_uniform},
+     ptx_one_dim, ptx_dynamic_shared, ptx_uniform},
     {"amdgcn", 6, amd_thread, amd_lane, amd_present, amd_down, amd_barrier,
-     amd_one_dim, amd_uniform},
+     amd_one_dim, amd_dynamic_shared, amd_uniform},
 };
 
 const ZyGpuTarget *zy_gpu_target(LLVMModuleRef m) {

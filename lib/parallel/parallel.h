@@ -160,6 +160,8 @@ typedef struct ZyGpuTarget {
   void (*barrier)(LLVMBuilderRef b, LLVMModuleRef m); /* __syncthreads */
   /* i1: the launch is one-dimensional (one block row, one grid row). */
   LLVMValueRef (*one_dim)(LLVMBuilderRef b, LLVMModuleRef m);
+  /* i32: the launch's bytes of dynamic (`extern`) shared memory. */
+  LLVMValueRef (*dynamic_shared)(LLVMBuilderRef b, LLVMModuleRef m);
   /* Whether primal value `v` is a block or grid size (uniform). */
   int (*uniform)(LLVMValueRef v);
 } ZyGpuTarget;
@@ -223,14 +225,53 @@ int zy_gpu_shuffle_check(struct ZyGen *g);
 int zy_gpu_reverse_needed(LLVMValueRef inst);
 int zy_gpu_reverse_sync(struct ZyGen *g, LLVMValueRef call);
 /* For global `gv` of the shared address space: sets `*shadow` to its
- * `__shared__` shadow, which the gradient zeroes on entry, and returns 0;
- * returns nonzero (a located error) where that cannot be done (dynamic
- * shared memory, no __syncthreads in the function, split mode).  Leaves
- * `*shadow` NULL for other globals. */
+ * `__shared__` shadow, or for dynamic (extern) shared memory to the
+ * generic pointer to its device heap shadow (zy_gpu_dynamic_shadow),
+ * which the gradient zeroes on entry, and returns 0; returns nonzero (a
+ * located error) where that cannot be done (no __syncthreads in the
+ * function, split mode; dynamic shared memory with
+ * -zymase-gpu-no-device-malloc).  Leaves `*shadow` NULL for other
+ * globals. */
 int zy_gpu_shared_shadow(struct ZyGen *g, LLVMValueRef gv, LLVMValueRef *shadow);
-/* Ends the gradient's entry block (builder `b`): zeroes the shared
- * shadows between two barriers if there are any, then branches to `next`. */
+/* Ends the gradient's entry block (builder `b`): allocates the dynamic
+ * shared memory's shadow (zy_gpu_dynamic_alloc) and zeroes the shared
+ * shadows between two barriers if there are any, then branches to
+ * `next`. */
 void zy_gpu_zero_shared(struct ZyGen *g, LLVMBuilderRef b,
                         LLVMBasicBlockRef next);
+
+/* --- Dynamic (extern) __shared__ memory (gpu_dynamic_shared.c) ----------- */
+
+/* Whether `v` is an `extern __shared__` array (a declaration in the
+ * shared address space). */
+int zy_gpu_dynamic_shared(LLVMValueRef v);
+/* Before AD, in device clone `fn`: every dynamic shared global made one
+ * (they are the same memory: alias analysis must see it), and shared-space
+ * pointers into it made generic where they are used as addresses (loads,
+ * stores, atomics, GEPs; HIP's optimizer infers the shared space), so that
+ * their shadows, in device memory, are generic pointers too. */
+void zy_gpu_dynamic_shared_prepare(LLVMValueRef fn);
+/* After activity: a located error where a shared-space pointer into
+ * dynamic shared memory holding derivatives is left (a select, phi, call
+ * or store of one), whose shadow could not be had. */
+int zy_gpu_dynamic_shared_check(struct ZyGen *g);
+/* The generic pointer to the shadow of the dynamic shared memory (`gv`
+ * one of its globals), loaded in the gradient's block zymase.dynshared,
+ * made on first use; zy_gpu_dynamic_alloc fills it. */
+LLVMValueRef zy_gpu_dynamic_shadow(struct ZyGen *g, LLVMValueRef gv);
+/* The shadow of constant expression `c` (a GEP or cast) whose operand's
+ * shadow is `base`, made once in block zymase.dynshared; NULL for a
+ * pointer of another address space. */
+LLVMValueRef zy_gpu_dynamic_shadow_expr(struct ZyGen *g, LLVMValueRef c,
+                                        LLVMValueRef base);
+/* At `b`, in the entry block after its first barrier: thread 0 allocates
+ * the shadow (the launch's dynamic shared bytes rounded up to 8, through
+ * zymase.gpu.cache.alloc) and stores it in a __shared__ slot; a barrier;
+ * `b` then goes on in zymase.dynshared.  Returns the i64 count of 8-byte
+ * words to zero. */
+LLVMValueRef zy_gpu_dynamic_alloc(struct ZyGen *g, LLVMBuilderRef b);
+/* Before the gradient's return: a barrier, then thread 0 frees the
+ * shadow. */
+void zy_gpu_dynamic_release(struct ZyGen *g);
 
 #endif

@@ -59,6 +59,7 @@ struct Launch {
   ZgDim3 grid, block;
   void **args;
   unsigned long long nblocks;
+  unsigned dyn; /* bytes of dynamic shared memory per block */
   atomic_ullong next;
   ZgDispatch amd; /* what amdgcn code reads of the launch */
 };
@@ -136,15 +137,25 @@ unsigned __zy_gpu_clock(void) { return (unsigned)__zy_gpu_clock64(); }
 void __zy_gpu_fence(void) { atomic_thread_fence(memory_order_seq_cst); }
 
 void *__zy_gpu_shared(uint64_t offset) { return me()->g->shared + offset; }
+unsigned __zy_gpu_dynamic_smem_size(void) { return me()->g->L->dyn; }
 
 void *__zy_gpu_amd_dispatch_ptr(void) { return &me()->g->L->amd.packet; }
 void *__zy_gpu_amd_implicitarg_ptr(void) { return &me()->g->L->amd.implicit; }
 
-/* The HSA dispatch packet and the code object v5 hidden arguments. */
-static void amd_dispatch(ZgDispatch *d, ZgDim3 grid, ZgDim3 block) {
+_Static_assert(offsetof(ZgDispatch, implicit.dynamic_lds_size) -
+                       offsetof(ZgDispatch, implicit) ==
+                   120,
+               "hidden_dynamic_lds_size is byte 120 of the hidden arguments");
+
+/* The HSA dispatch packet and the code object v5 hidden arguments
+ * (`shared`: the block's shared bytes, `dyn` of them dynamic). */
+static void amd_dispatch(ZgDispatch *d, ZgDim3 grid, ZgDim3 block,
+                         uint64_t shared, unsigned dyn) {
   unsigned g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
   memset(d, 0, sizeof *d);
   d->packet.setup = 3;
+  d->packet.group_segment_size = (uint32_t)shared;
+  d->implicit.dynamic_lds_size = dyn;
   for (int i = 0; i < 3; i++) {
     d->packet.workgroup_size[i] = (uint16_t)b[i];
     d->packet.grid_size[i] = g[i] * b[i];
@@ -580,7 +591,8 @@ int zg_launch(ZgKernel *k, ZgDim3 grid, ZgDim3 block, size_t dyn, void **args) {
   L.block = block;
   L.args = args;
   L.nblocks = (unsigned long long)grid.x * grid.y * grid.z;
-  amd_dispatch(&L.amd, grid, block);
+  L.dyn = (unsigned)dyn;
+  amd_dispatch(&L.amd, grid, block, shared, L.dyn);
   unsigned ng = concurrent_blocks();
   if (ng > L.nblocks)
     ng = (unsigned)L.nblocks;

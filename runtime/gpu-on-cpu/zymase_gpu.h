@@ -56,6 +56,8 @@ void __zy_gpu_fence(void);
 /* The block's shared arena at byte `offset` (static variables first, then
  * the launch's dynamic shared memory). */
 void *__zy_gpu_shared(uint64_t offset);
+/* The launch's bytes of dynamic shared memory (%dynamic_smem_size). */
+unsigned __zy_gpu_dynamic_smem_size(void);
 /* amdgcn's dispatch packet and implicit arguments (ZgDispatch). */
 void *__zy_gpu_amd_dispatch_ptr(void), *__zy_gpu_amd_implicitarg_ptr(void);
 /* Device printf (CUDA's argument buffer) and assert. */
@@ -107,7 +109,8 @@ typedef struct ZgKernel {
 
 /* What amdgcn code reads through llvm.amdgcn.dispatch.ptr (the HSA kernel
  * dispatch packet) and llvm.amdgcn.implicitarg.ptr (the hidden arguments
- * of code object v5), filled for each launch. */
+ * of code object v5: hidden_dynamic_lds_size at byte 120), filled for each
+ * launch. */
 typedef struct ZgDispatch {
   struct {
     uint16_t header, setup, workgroup_size[3], reserved0;
@@ -119,7 +122,9 @@ typedef struct ZgDispatch {
   struct {
     uint32_t block_count[3];
     uint16_t group_size[3], remainder[3];
-    char rest[232];
+    char reserved[96];
+    uint32_t dynamic_lds_size;
+    char rest[132];
   } implicit;
 } ZgDispatch;
 

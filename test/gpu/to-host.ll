@@ -5,7 +5,7 @@
 ; entry taking the argument array (byval arguments passed by pointer),
 ; __constant__ memory writable, every definition internal, and a
 ; constructor registers kernels and variables.  The module gets the host's
-; triple.
+; triple.  %dynamic_smem_size reads the launch's dynamic shared bytes.
 ; RUN: %opt -passes=zymase-gpu-to-host -zymase-gpu-module-id=unit-7 %s -S | %FileCheck %s
 target datalayout = "e-p6:32:32-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -53,6 +53,15 @@ define void @old_style(ptr %x) {
   ret void
 }
 
+; The launch's dynamic shared bytes (%dynamic_smem_size; the size of the
+; shadow of extern __shared__ memory in device gradients).
+; CHECK-LABEL: define internal i32 @dynamic_bytes(
+; CHECK: call i32 @__zy_gpu_dynamic_smem_size()
+define i32 @dynamic_bytes() {
+  %n = call i32 @llvm.nvvm.read.ptx.sreg.dynamic_smem_size()
+  ret i32 %n
+}
+
 ; A kernel that synchronizes nothing is registered as such (flag 0).
 define ptx_kernel void @plain(ptr %o) {
   store i32 1, ptr %o, align 4
@@ -79,6 +88,7 @@ define ptx_kernel void @plain(ptr %o) {
 ; CHECK: attributes #[[SYNC]] = { convergent nounwind }
 
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.dynamic_smem_size()
 declare void @llvm.nvvm.barrier.sync(i32)
 declare void @llvm.nvvm.barrier0()
 declare float @llvm.nvvm.shfl.sync.down.f32(i32, float, i32, i32)
