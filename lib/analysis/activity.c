@@ -517,9 +517,17 @@ static void compute_varied(ZyActivity *a, LLVMValueRef fn,
   }
 }
 
+/* Whether no derivative flows from the result of `v` to its operands: a
+ * floating-point compare or conversion to an integer (a running maximum
+ * that only decides which index is kept is not useful). */
+static int cuts_derivatives(LLVMValueRef v) {
+  LLVMOpcode op = LLVMGetInstructionOpcode(v);
+  return op == LLVMFCmp || op == LLVMFPToSI || op == LLVMFPToUI;
+}
+
 /* Backward: the returned value (when active) and values stored into
  * shadowed memory are useful, and so is every operand of a useful
- * instruction. */
+ * instruction (but not those of a compare or conversion of floats). */
 static void compute_useful(ZyActivity *a, LLVMValueRef fn, int active_ret) {
   ZyVec work = {0};
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
@@ -545,7 +553,7 @@ static void compute_useful(ZyActivity *a, LLVMValueRef fn, int active_ret) {
     if (zy_map_has(&a->useful, v))
       continue;
     zy_map_put(&a->useful, v, YES);
-    if (!LLVMIsAInstruction(v))
+    if (!LLVMIsAInstruction(v) || cuts_derivatives(v))
       continue;
     int nops = LLVMGetNumOperands(v);
     for (int k = 0; k < nops; k++) {

@@ -6,24 +6,20 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "compat.h"
 #include "glue.h"
+#include "loop_values.h"
 
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/CFG.h"
-#include "llvm/Analysis/LoopInfo.h"
-#include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
-#include "llvm/IR/Dominators.h"
 #include "llvm/IR/InstIterator.h"
-#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Passes/PassBuilder.h"
-#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
+
+#include <optional>
 
 using namespace llvm;
 
 namespace {
-
-enum { MaxNodes = 24 };
 
 struct Forwarder {
   Function &F;
@@ -33,29 +29,13 @@ struct Forwarder {
   AAResults &AA;
   SmallVector<Instruction *, 32> Writers; // everything that may write memory
 
-  // One load to replace: the store that wrote what it reads, the stored
-  // value's instructions in the storing loop (operands first).
+  // One load to replace: the store that wrote what it reads, and the
+  // stored value's instructions in the storing loop.
   struct Plan {
     LoadInst *L;
     StoreInst *S;
-    SmallVector<Instruction *, MaxNodes> Nodes;
+    ZyLoopValue Value;
   };
-
-  // A header phi {c,+,1} (or {c,+,-1}) of L: its iteration number.
-  const SCEV *iterationNumber(Loop *L) {
-    for (PHINode &PN : L->getHeader()->phis()) {
-      auto *R = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(&PN));
-      if (!PN.getType()->isIntegerTy() || !R || R->getLoop() != L ||
-          !R->isAffine())
-        continue;
-      auto *C = dyn_cast<SCEVConstant>(R->getStepRecurrence(SE));
-      if (!C || !(C->getAPInt().isOne() || C->getAPInt().isAllOnes()))
-        continue;
-      const SCEV *K = SE.getMinusSCEV(SE.getUnknown(&PN), R->getStart());
-      return C->getAPInt().isOne() ? K : SE.getNegativeSCEV(K);
-    }
-    return nullptr;
-  }
 
   // An affine pointer {B,+,size of Ty}<L>: its start B, else null.
   const SCEV *elementwise(Value *P, Type *Ty, Loop *L) {
@@ -72,7 +52,7 @@ struct Forwarder {
 
   // Whether anything in the function may write the memory `P` points
   // into (at any offset), other than `Except`, on a path from `From` to
-  // `To` that does not pass through block `Fence`.
+  // `To` that does not pass through block `Fence` (anywhere without From).
   bool writtenBetween(Value *P, Instruction *Except, BasicBlock *Fence,
                       Instruction *From, Instruction *To) {
     MemoryLocation Loc = MemoryLocation::getBeforeOrAfter(P);
@@ -89,63 +69,21 @@ struct Forwarder {
     return false;
   }
 
-  // Collects, operands first, the instructions of the stored value `V`
-  // inside loop SL that computing it again at `At` needs; values from
-  // outside SL must dominate `At`.  Loads must read memory nothing in the
-  // function writes; phis must be affine header phis of SL.
-  bool collect(Value *V, Loop *SL, Instruction *At, Plan &P) {
-    auto *I = dyn_cast<Instruction>(V);
-    if (!I)
-      return isa<Constant>(V) || isa<Argument>(V);
-    if (!SL->contains(I))
-      return DT.dominates(I, At);
-    if (is_contained(P.Nodes, I))
-      return true;
-    if (P.Nodes.size() >= MaxNodes)
-      return false;
-    if (auto *PN = dyn_cast<PHINode>(I)) {
-      auto *R = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(PN));
-      if (PN->getParent() != SL->getHeader() || !R || R->getLoop() != SL ||
-          !R->isAffine())
-        return false;
-      P.Nodes.push_back(I);
-      return true;
-    }
-    if (auto *Ld = dyn_cast<LoadInst>(I)) {
-      if (!Ld->isSimple() || writtenBetween(Ld->getPointerOperand(), nullptr,
-                                            nullptr, nullptr, nullptr))
-        return false;
-    } else if (auto *CB = dyn_cast<IntrinsicInst>(I)) {
-      // Arithmetic intrinsics (fmuladd, fabs, ...); not math library
-      // calls, which each reading loop would compute again.
-      if (!CB->doesNotAccessMemory() || !CB->willReturn() ||
-          CB->mayHaveSideEffects())
-        return false;
-    } else if (!isa<BinaryOperator>(I) && !isa<CastInst>(I) &&
-               !isa<GetElementPtrInst>(I) && !isa<UnaryOperator>(I) &&
-               !isa<CmpInst>(I) && !isa<SelectInst>(I)) {
-      return false;
-    }
-    for (Value *Op : I->operands())
-      if (!isa<BasicBlock>(Op) && !isa<Function>(Op) && !collect(Op, SL, At, P))
-        return false;
-    P.Nodes.push_back(I);
-    return true;
-  }
-
   // The store whose value `L` reads: the one store of an earlier loop SL
   // beside L's loop T (same parent loop, SL's header dominating T's) that
   // writes every element L may read, one per iteration, in the same
-  // order, with nothing else writing the array between SL and L.
-  bool plan(LoadInst *L, Plan &P) {
+  // order, with nothing else writing the array between SL and L.  The
+  // stored value is built from loads of memory nothing in the function
+  // writes.
+  std::optional<Plan> plan(LoadInst *L) {
     Loop *T = LI.getLoopFor(L->getParent());
     if (!T || !L->isSimple())
-      return false;
+      return std::nullopt;
     Value *Ptr = L->getPointerOperand();
     const SCEV *Start = elementwise(Ptr, L->getType(), T);
     const SCEV *TripT = SE.getSymbolicMaxBackedgeTakenCount(T);
     if (!Start || isa<SCEVCouldNotCompute>(TripT))
-      return false;
+      return std::nullopt;
     Value *Obj = getUnderlyingObject(Ptr);
     MemoryLocation Loc = MemoryLocation::getBeforeOrAfter(Obj);
     for (Instruction *W : Writers) {
@@ -179,60 +117,30 @@ struct Forwarder {
       if (Other || writtenBetween(Obj, S, SL->getHeader(),
                                   &*SL->getExitBlock()->begin(), L))
         continue;
-      P = Plan{L, S, {}};
-      return collect(S->getValueOperand(), SL, L, P);
+      Plan P{L, S,
+             ZyLoopValue{SE,
+                         DT,
+                         [this](LoadInst *Ld) {
+                           return !writtenBetween(Ld->getPointerOperand(),
+                                                  nullptr, nullptr, nullptr,
+                                                  nullptr);
+                         },
+                         {}}};
+      if (!P.Value.collect(S->getValueOperand(), SL, L))
+        return std::nullopt;
+      return P;
     }
-    return false;
+    return std::nullopt;
   }
 
-  // Whether `S` can be expanded before `At`: built from values that
-  // dominate it, without recurrences (whose expansion adds phis).
-  // (SCEVExpander::isSafeToExpandAt refuses a phi of At's own block.)
-  bool expandableAt(SCEVExpander &Exp, const SCEV *S, Instruction *At) {
-    return Exp.isSafeToExpand(S) && !SCEVExprContains(S, [&](const SCEV *X) {
-             if (isa<SCEVAddRecExpr>(X))
-               return true;
-             auto *U = dyn_cast<SCEVUnknown>(X);
-             auto *I = U ? dyn_cast<Instruction>(U->getValue()) : nullptr;
-             return I && !DT.dominates(I, At);
-           });
-  }
-
-  // Replaces P.L by the stored value computed again before it.
+  // Replaces P.L by the stored value computed again before it: SL's
+  // iteration that wrote the element is T's iteration reading it.
   bool apply(Plan &P, SCEVExpander &Exp) {
     Loop *T = LI.getLoopFor(P.L->getParent());
-    const SCEV *K = iterationNumber(T);
-    DenseMap<Value *, const SCEV *> Phis;
-    for (Instruction *I : P.Nodes) {
-      if (!isa<PHINode>(I))
-        continue;
-      auto *R = cast<SCEVAddRecExpr>(SE.getSCEV(I));
-      if (!K)
-        return false;
-      const SCEV *At = R->evaluateAtIteration(
-          SE.getTruncateOrZeroExtend(K, R->getType()), SE);
-      if (!expandableAt(Exp, At, P.L))
-        return false;
-      Phis[I] = At;
-    }
-    DenseMap<Value *, Value *> Map;
-    for (Instruction *I : P.Nodes) {
-      if (auto It = Phis.find(I); It != Phis.end()) {
-        Map[I] = Exp.expandCodeFor(It->second, I->getType(), P.L);
-        continue;
-      }
-      Instruction *C = I->clone();
-      C->dropUnknownNonDebugMetadata({LLVMContext::MD_tbaa});
-      for (Use &U : C->operands())
-        if (auto M = Map.find(U.get()); M != Map.end())
-          U.set(M->second);
-      C->insertBefore(P.L->getIterator());
-      C->setName(I->getName() + ".fwd");
-      Map[I] = C;
-    }
-    Value *V = P.S->getValueOperand();
-    if (auto M = Map.find(V); M != Map.end())
-      V = M->second;
+    Value *V = P.Value.emit(P.S->getValueOperand(), zyIterationNumber(SE, T),
+                            P.L, Exp);
+    if (!V)
+      return false;
     SE.forgetValue(P.L);
     P.L->replaceAllUsesWith(V);
     P.L->eraseFromParent();
@@ -269,11 +177,9 @@ extern "C" int zy_llvm_forward_stores(LLVMValueRef fn) {
       Loads.push_back(L);
   }
   SmallVector<Forwarder::Plan, 4> Plans;
-  for (LoadInst *L : Loads) {
-    Forwarder::Plan P;
-    if (Fw.plan(L, P))
-      Plans.push_back(std::move(P));
-  }
+  for (LoadInst *L : Loads)
+    if (auto P = Fw.plan(L))
+      Plans.push_back(std::move(*P));
   SCEVExpander Exp =
       zyMakeExpander(Fw.SE, F.getParent()->getDataLayout(), "zymase.fwd");
   int n = 0;

@@ -21,9 +21,10 @@ define double @f(double %x) {
   ret double %r
 }
 
-; Only the integer path: nothing reaching the return is active.
+; Only the integer path: nothing reaching the return is active, not even
+; %x, whose only use converts it (its derivative is 0).
 ; CHECK-LABEL: activity of 'floor':
-; CHECK-NEXT:  active    double %x
+; CHECK-NEXT:  constant  double %x
 ; CHECK-NEXT:  constant  %i = fptosi double %x to i64
 ; CHECK-NEXT:  constant  %r = sitofp i64 %i to double
 define double @floor(double %x) {
