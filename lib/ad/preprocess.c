@@ -213,8 +213,10 @@ LLVMValueRef zy_preprocess(LLVMValueRef fn) {
   }
   if (zy_opt_preopt() && inline_calls(p, receives_bits))
     zy_llvm_simplify_function(p, 2);
-  if (zy_opt_preopt())
+  if (zy_opt_preopt()) {
     zy_llvm_forward_stores(p);
+    zy_llvm_last_updates(p);
+  }
   calls_for_allocating_invokes(p); /* from what was inlined */
   promote_indirect_calls(p);
   zy_omp_type_regions(p);

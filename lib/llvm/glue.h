@@ -56,6 +56,14 @@ void zy_llvm_infer_call_effects(LLVMValueRef fn, int (*pure)(LLVMValueRef));
  * every reading loop (forward_stores.cpp).  Returns how many loads were
  * replaced. */
 int zy_llvm_forward_stores(LLVMValueRef fn);
+/* Replaces the final value of each running maximum, minimum or other
+ * floating-point value a loop of `fn` replaces when a condition holds
+ * (m = x[i] > m ? x[i] : m), when nothing in the loop uses it but the
+ * condition, by the replacing value computed again after the loop at the
+ * iteration of the last replacement, which the loop records; the reverse
+ * sweep then caches no condition per iteration (last_update.cpp).
+ * Returns how many were replaced. */
+int zy_llvm_last_updates(LLVMValueRef fn);
 
 /* The object pointer `p` is derived from (llvm::getUnderlyingObject:
  * through GEPs and casts). */
