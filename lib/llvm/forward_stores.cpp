@@ -126,19 +126,28 @@ struct Forwarder {
                                                   nullptr);
                          },
                          {}}};
-      if (!P.Value.collect(S->getValueOperand(), SL, L))
+      if (!P.Value.collect(S->getValueOperand(), SL, header_point(T)))
         return std::nullopt;
       return P;
     }
     return std::nullopt;
   }
 
-  // Replaces P.L by the stored value computed again before it: SL's
-  // iteration that wrote the element is T's iteration reading it.
+  // Where the stored value is computed again: at the start of the reading
+  // loop's iteration, which every iteration runs, so that the reverse
+  // sweep builds it once per iteration (share.c) even where the load was
+  // in a branch; the loads it makes read what SL's iteration of the same
+  // number read.
+  static Instruction *header_point(Loop *T) {
+    return &*T->getHeader()->getFirstInsertionPt();
+  }
+
+  // Replaces P.L by the stored value computed again: SL's iteration that
+  // wrote the element is T's iteration reading it.
   bool apply(Plan &P, SCEVExpander &Exp) {
     Loop *T = LI.getLoopFor(P.L->getParent());
     Value *V = P.Value.emit(P.S->getValueOperand(), zyIterationNumber(SE, T),
-                            P.L, Exp);
+                            header_point(T), Exp);
     if (!V)
       return false;
     SE.forgetValue(P.L);
