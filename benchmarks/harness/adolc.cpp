@@ -73,6 +73,14 @@ extern "C" double zyb_adolc_tape_bytes(const double *p, const void *data,
          8.0 * st[NUM_VALUES] + 8.0 * st[TAY_STACK_SIZE];
 }
 
-extern "C" const ZybTool zyb_tool_adolc = {"adolc", grad_adolc};
-extern "C" const ZybTool zyb_tool_adolc_reuse = {"adolc-reuse",
-                                                 grad_adolc_reuse};
+// Frees tape 1 (the next gradient records it again).
+static void release_tape() {
+  if (taped_for)
+    removeTape(1, ADOLC_REMOVE_COMPLETELY);
+  taped_for = 0;
+  taped_at.clear();
+}
+
+extern "C" const ZybTool zyb_tool_adolc = {"adolc", grad_adolc, release_tape};
+extern "C" const ZybTool zyb_tool_adolc_reuse = {
+    "adolc-reuse", grad_adolc_reuse, release_tape};

@@ -236,12 +236,29 @@ static int cmp_double(const void *a, const void *b) {
 /* Warm-up, then round-robin over the variants so that a noisy neighbour on
  * the machine hits all of them alike; each sample times a batch of calls
  * long enough (>= 1 ms) for the clock. */
-static void time_all(Bench *b, double target, int min_reps, int max_reps) {
+/* Whether variant v belongs to the timing group: kept = 1 for the tools
+ * that keep memory between gradients (release set), 0 for the others and
+ * the primal. */
+static int in_group(const Variant *v, int kept) {
+  return (v->tool && v->tool->release) == kept;
+}
+
+static void release_all(Bench *b) {
+  for (int i = 1; i < b->nv; i++)
+    if (b->v[i].tool->release)
+      b->v[i].tool->release();
+}
+
+/* Times one group of variants, interleaved (one repetition of each in
+ * turn, so load that comes and goes hits all alike). */
+static void time_group(Bench *b, int kept, double target, int min_reps,
+                       int max_reps) {
   double *samples[6];
   int done[6] = {0}, left = 1;
   for (int i = 0; i < b->nv; i++) {
     Variant *v = &b->v[i];
-    if (v->tool && strcmp(v->check, "ok") && strcmp(v->check, "ref"))
+    if (!in_group(v, kept) ||
+        (v->tool && strcmp(v->check, "ok") && strcmp(v->check, "ref")))
       continue;
     double t0 = now();
     run_once(b, v);
@@ -258,7 +275,7 @@ static void time_all(Bench *b, double target, int min_reps, int max_reps) {
     left = 0;
     for (int i = 0; i < b->nv; i++) {
       Variant *v = &b->v[i];
-      if (!v->reps || done[i] == v->reps)
+      if (!in_group(v, kept) || !v->reps || done[i] == v->reps)
         continue;
       double t0 = now();
       for (int k = 0; k < v->batch; k++)
@@ -269,7 +286,7 @@ static void time_all(Bench *b, double target, int min_reps, int max_reps) {
   }
   for (int i = 0; i < b->nv; i++) {
     Variant *v = &b->v[i];
-    if (!v->reps)
+    if (!in_group(v, kept) || !v->reps)
       continue;
     qsort(samples[i], v->reps, sizeof(double), cmp_double);
     v->median =
@@ -278,6 +295,15 @@ static void time_all(Bench *b, double target, int min_reps, int max_reps) {
             : 0.5 * (samples[i][v->reps / 2 - 1] + samples[i][v->reps / 2]);
     free(samples[i]);
   }
+}
+
+/* The primal and the compilers' gradients first, with nothing else held,
+ * then the tools that keep memory (ADOL-C), which are released after. */
+static void time_all(Bench *b, double target, int min_reps, int max_reps) {
+  release_all(b);
+  time_group(b, 0, target, min_reps, max_reps);
+  time_group(b, 1, target, min_reps, max_reps);
+  release_all(b);
 }
 
 #ifdef _OPENMP
