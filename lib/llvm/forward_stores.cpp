@@ -4,6 +4,7 @@
 // computed again from what it was computed from, so that the reverse sweep
 // computes it again instead of caching every reading loop's loads.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#include "analyses.h"
 #include "compat.h"
 #include "glue.h"
 #include "loop_values.h"
@@ -161,17 +162,8 @@ struct Forwarder {
 
 extern "C" int zy_llvm_forward_stores(LLVMValueRef fn) {
   Function &F = *unwrap<Function>(fn);
-  PassBuilder PB;
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  FAM.registerPass([&] { return PB.buildDefaultAAPipeline(); });
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  ZyAnalyses A;
+  FunctionAnalysisManager &FAM = A.FAM;
   Forwarder Fw{F,
                FAM.getResult<ScalarEvolutionAnalysis>(F),
                FAM.getResult<LoopAnalysis>(F),

@@ -2,6 +2,7 @@
 // functions for the C engine (see glue.h).  No AD logic lives here.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #include "glue.h"
+#include "analyses.h"
 #include "compat.h"
 #include "gpu_address.h"
 
@@ -122,22 +123,13 @@ extern "C" int zy_llvm_has_calls_in_loops(LLVMValueRef fn) {
 extern "C" int zy_llvm_simplify_function(LLVMValueRef fn, int level) {
   Function &F = *unwrap<Function>(fn);
   auto Before = callsInLoops(F);
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  PassBuilder PB;
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  ZyAnalyses A;
   OptimizationLevel L = level <= 1   ? OptimizationLevel::O1
                         : level == 2 ? OptimizationLevel::O2
                                      : OptimizationLevel::O3;
   FunctionPassManager FPM =
-      PB.buildFunctionSimplificationPipeline(L, ThinOrFullLTOPhase::None);
-  FPM.run(F, FAM);
+      A.PB.buildFunctionSimplificationPipeline(L, ThinOrFullLTOPhase::None);
+  FPM.run(F, A.FAM);
   if (Before.empty())
     return 0;
   DominatorTree DT(F);
@@ -166,17 +158,7 @@ extern "C" void zy_llvm_infer_call_effects(LLVMValueRef fn,
       continue;
     auto It = Known.find(Callee);
     if (It == Known.end()) {
-      PassBuilder PB;
-      LoopAnalysisManager LAM;
-      FunctionAnalysisManager FAM;
-      CGSCCAnalysisManager CGAM;
-      ModuleAnalysisManager MAM;
-      FAM.registerPass([&] { return PB.buildDefaultAAPipeline(); });
-      PB.registerModuleAnalyses(MAM);
-      PB.registerCGSCCAnalyses(CGAM);
-      PB.registerFunctionAnalyses(FAM);
-      PB.registerLoopAnalyses(LAM);
-      PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+      ZyAnalyses A;
       // On a copy whose calls of pure functions (math functions: their
       // errno does not matter to AD) are marked as such.
       ValueToValueMapTy VMap;
@@ -190,10 +172,10 @@ extern "C" void zy_llvm_infer_call_effects(LLVMValueRef fn,
       Copy->removeFnAttr(Attribute::OptimizeNone);
       FunctionPassManager FPM;
       FPM.addPass(PromotePass());
-      FPM.run(*Copy, FAM);
-      auto &AA = FAM.getResult<AAManager>(*Copy);
+      FPM.run(*Copy, A.FAM);
+      auto &AA = A.FAM.getResult<AAManager>(*Copy);
       MemoryEffects ME = computeFunctionBodyMemoryAccess(*Copy, AA);
-      FAM.clear();
+      A.FAM.clear();
       Copy->eraseFromParent();
       It = Known.insert({Callee, ME}).first;
     }
@@ -258,19 +240,10 @@ extern "C" int zy_llvm_link_needed(LLVMModuleRef m, const char *path,
 }
 
 extern "C" void zy_llvm_always_inline(LLVMModuleRef m) {
-  PassBuilder PB;
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  ZyAnalyses A;
   ModulePassManager MPM;
   MPM.addPass(AlwaysInlinerPass(/*InsertLifetime=*/false));
-  MPM.run(*unwrap(m), MAM);
+  MPM.run(*unwrap(m), A.MAM);
 }
 
 extern "C" LLVMValueRef zy_llvm_invoke_to_call(LLVMValueRef inst) {
@@ -509,11 +482,7 @@ extern "C" LLVMBasicBlockRef zy_llvm_loops_irreducible(ZyLoopNest *N) {
 extern "C" void zy_llvm_loops_free(ZyLoopNest *N) { delete N; }
 
 struct ZyAlias {
-  PassBuilder PB;
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
+  ZyAnalyses An;
   Function *F;
   AAResults *AA;
 };
@@ -521,13 +490,7 @@ struct ZyAlias {
 extern "C" ZyAlias *zy_llvm_alias_new(LLVMValueRef fn) {
   auto *A = new ZyAlias;
   A->F = unwrap<Function>(fn);
-  A->FAM.registerPass([A] { return A->PB.buildDefaultAAPipeline(); });
-  A->PB.registerModuleAnalyses(A->MAM);
-  A->PB.registerCGSCCAnalyses(A->CGAM);
-  A->PB.registerFunctionAnalyses(A->FAM);
-  A->PB.registerLoopAnalyses(A->LAM);
-  A->PB.crossRegisterProxies(A->LAM, A->FAM, A->CGAM, A->MAM);
-  A->AA = &A->FAM.getResult<AAManager>(*A->F);
+  A->AA = &A->An.FAM.getResult<AAManager>(*A->F);
   return A;
 }
 
@@ -643,7 +606,7 @@ extern "C" void zy_llvm_alias_free(ZyAlias *A) { delete A; }
 extern "C" int zy_llvm_alias_gpu_address(ZyAlias *A, LLVMValueRef p,
                                          int (*uniform)(LLVMValueRef, void *),
                                          void *ctx) {
-  auto &SE = A->FAM.getResult<ScalarEvolutionAnalysis>(*A->F);
+  auto &SE = A->An.FAM.getResult<ScalarEvolutionAnalysis>(*A->F);
   return zyGpuAddress(SE, unwrap(p), uniform, ctx);
 }
 

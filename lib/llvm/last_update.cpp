@@ -7,6 +7,7 @@
 // caches no condition per iteration: the derivative goes to x at that
 // iteration alone (as Enzyme does for LSE's maximum).
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#include "analyses.h"
 #include "compat.h"
 #include "glue.h"
 #include "loop_values.h"
@@ -45,17 +46,8 @@ bool used_only_by(Value *V, Value *Other, Loop *L, bool Outside) {
 
 extern "C" int zy_llvm_last_updates(LLVMValueRef fn) {
   Function &F = *unwrap<Function>(fn);
-  PassBuilder PB;
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  FAM.registerPass([&] { return PB.buildDefaultAAPipeline(); });
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  ZyAnalyses A;
+  FunctionAnalysisManager &FAM = A.FAM;
   auto &SE = FAM.getResult<ScalarEvolutionAnalysis>(F);
   auto &LI = FAM.getResult<LoopAnalysis>(F);
   auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
