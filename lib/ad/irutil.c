@@ -289,3 +289,15 @@ void zy_typed_copy(LLVMBuilderRef b, LLVMTypeRef t, LLVMValueRef dst,
   LLVMValueRef args[3] = {dst, src, bytes};
   LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, args, 3, "");
 }
+
+LLVMValueRef zy_const_gep_on(LLVMValueRef c, LLVMValueRef base) {
+  LLVMValueRef idx[16];
+  unsigned n = (unsigned)LLVMGetNumOperands(c) - 1;
+  if (n > 16)
+    return NULL;
+  for (unsigned k = 0; k < n; k++)
+    idx[k] = LLVMGetOperand(c, k + 1);
+  LLVMTypeRef t = LLVMGetGEPSourceElementType(c);
+  return LLVMIsInBounds(c) ? LLVMConstInBoundsGEP2(t, base, idx, n)
+                           : LLVMConstGEP2(t, base, idx, n);
+}

@@ -48,6 +48,10 @@ LLVMValueRef zy_call_usable_size(LLVMBuilderRef b, LLVMValueRef p);
 void zy_typed_copy(LLVMBuilderRef b, LLVMTypeRef t, LLVMValueRef dst,
                    LLVMValueRef src, LLVMValueRef bytes);
 
+/* GEP constant expression `c` rebuilt on `base` instead of its pointer
+ * (same indices, same inbounds flag); NULL beyond 16 indices. */
+LLVMValueRef zy_const_gep_on(LLVMValueRef c, LLVMValueRef base);
+
 /* The function and module the builder is positioned in. */
 LLVMValueRef zy_builder_function(LLVMBuilderRef b);
 LLVMModuleRef zy_builder_module(LLVMBuilderRef b);

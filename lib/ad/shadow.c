@@ -106,15 +106,7 @@ static LLVMValueRef constant_shadow(ZyGen *g, LLVMValueRef c) {
     return LLVMConstAddrSpaceCast(base, LLVMTypeOf(c));
   if (LLVMGetConstOpcode(c) != LLVMGetElementPtr)
     return base; /* casts: pointers are opaque */
-  LLVMValueRef idx[16];
-  unsigned n = LLVMGetNumOperands(c) - 1;
-  if (n > 16)
-    return NULL;
-  for (unsigned k = 0; k < n; k++)
-    idx[k] = LLVMGetOperand(c, k + 1);
-  LLVMTypeRef t = LLVMGetGEPSourceElementType(c);
-  return LLVMIsInBounds(c) ? LLVMConstInBoundsGEP2(t, base, idx, n)
-                           : LLVMConstGEP2(t, base, idx, n);
+  return zy_const_gep_on(c, base);
 }
 
 /* The forward shadow of primal pointer `p` (null for null). */

@@ -9,6 +9,7 @@
 #include "parallel.h"
 
 #include "ad/ad.h"
+#include "ad/irutil.h"
 #include "cache/cache.h"
 
 #include <stdio.h>
@@ -26,19 +27,6 @@ static int is_cast(LLVMOpcode op) {
          op == LLVMIntToPtr;
 }
 
-/* GEP constant expression `c` on `base` instead of its pointer. */
-static LLVMValueRef const_gep_on(LLVMValueRef c, LLVMValueRef base) {
-  LLVMValueRef idx[16];
-  unsigned n = (unsigned)LLVMGetNumOperands(c) - 1;
-  if (n > 16)
-    return NULL;
-  for (unsigned k = 0; k < n; k++)
-    idx[k] = LLVMGetOperand(c, k + 1);
-  LLVMTypeRef t = LLVMGetGEPSourceElementType(c);
-  return LLVMIsInBounds(c) ? LLVMConstInBoundsGEP2(t, base, idx, n)
-                           : LLVMConstGEP2(t, base, idx, n);
-}
-
 /* `c` with every dynamic shared global replaced by `one`, one of them (all
  * of them are the same memory, at the same address); `c` where nothing
  * changes or an expression cannot be rebuilt. */
@@ -53,7 +41,7 @@ static LLVMValueRef unify(LLVMValueRef c, LLVMValueRef one, int depth) {
   LLVMTypeRef t = LLVMTypeOf(c);
   switch (LLVMGetConstOpcode(c)) {
   case LLVMGetElementPtr:
-    r = const_gep_on(c, base);
+    r = zy_const_gep_on(c, base);
     break;
   case LLVMAddrSpaceCast:
     r = LLVMConstAddrSpaceCast(base, t);
@@ -83,7 +71,7 @@ static LLVMValueRef generic_const(LLVMValueRef c, LLVMValueRef one, int depth) {
       LLVMGetConstOpcode(c) != LLVMGetElementPtr)
     return NULL;
   LLVMValueRef base = generic_const(LLVMGetOperand(c, 0), one, depth + 1);
-  return base ? const_gep_on(c, base) : NULL;
+  return base ? zy_const_gep_on(c, base) : NULL;
 }
 
 /* The dynamic shared global `c` (a constant) is built on, or NULL. */
