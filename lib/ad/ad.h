@@ -30,6 +30,10 @@ typedef struct ZySig {
   int parallel; /* run by several threads at once (the body of an OpenMP
                    region, or a function it calls): adjoints are added to
                    shared shadow memory atomically (parallel/ownership.c) */
+  unsigned long long stable_args; /* (split) bit i: nothing writes the
+                   memory pointer argument i reaches between the augmented
+                   forward and the reverse, so the reverse may load from it
+                   again instead of caching (cache/recompute.c) */
 } ZySig;
 
 /* Per-module state. */
@@ -182,6 +186,7 @@ typedef struct ZyGen {
   ZyMap replay;        /* replayed phi -> slot of its scratch buffer     */
   ZyMap cache_mem;     /* loads and stores of cache buffers (scopes.c)   */
   ZyMap recompute;     /* primal value -> whether it is recomputed       */
+  ZyMap stable;        /* split call -> its ZySig.stable_args + 1        */
   ZyAlias *alias;      /* alias analysis of the primal, made on demand   */
   int gpu_sites;       /* (device) how the gradient is called: see
                           gpu_accumulate.c, 0 until asked               */

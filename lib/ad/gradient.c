@@ -252,6 +252,7 @@ static void free_gen(ZyGen *g) {
     free(p);
   }
   zy_map_free(&g->preds);
+  zy_map_free(&g->stable);
   zy_map_free(&g->domrets);
   zy_map_free(&g->vmap);
   zy_map_free(&g->adjoint);
@@ -317,7 +318,7 @@ static int same_sig(ZySig a, ZySig b) {
   return a.active_args == b.active_args && a.dup_args == b.dup_args &&
          a.active_ret == b.active_ret && a.dup_ret == b.dup_ret &&
          a.split == b.split && a.nofree == b.nofree &&
-         a.parallel == b.parallel;
+         a.parallel == b.parallel && a.stable_args == b.stable_args;
 }
 
 /* A failed gradient keeps no body: it becomes an external declaration so

@@ -10,6 +10,7 @@
 #include "analysis/effects.h"
 #include "analysis/registry.h"
 #include "blas/blas.h"
+#include "cache/cache.h"
 #include "parallel/mpi.h"
 #include "parallel/parallel.h"
 #include "rules.h"
@@ -92,6 +93,8 @@ ZySig zy_call_sig(ZyGen *g, LLVMValueRef call) {
         !zy_activity_unshadowed_slot(g->act, a))
       sig.dup_args |= 1ull << k;
   }
+  if (!sig.parallel && zy_call_mode(g, call) == ZY_CALL_SPLIT)
+    sig.stable_args = zy_stable_args(g, call);
   return sig;
 }
 

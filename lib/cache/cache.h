@@ -73,6 +73,19 @@ int zy_math_call(ZyGen *g, LLVMValueRef v);
  * iteration) once the load has run (frees deferred by zy_free_deferred
  * do not count), so loading again in the reverse sweep gives its value. */
 int zy_load_unchanged(ZyGen *g, LLVMValueRef load);
+/* Whether the reverse sweep may load again what `load` read: nothing of
+ * the function writes it once loaded (zy_load_unchanged) and, in split
+ * mode, nothing of the callers either (its pointer is based on an argument
+ * the caller declared stable: ZySig.stable_args). */
+int zy_load_recomputable(ZyGen *g, LLVMValueRef load);
+/* For a call the forward sweep makes in split mode: bit k set when the
+ * memory argument k points into is not written between the call and the
+ * reverse of the call: it is based on an argument of this gradient that
+ * is stable in turn (or any argument, for a gradient that is not split:
+ * the user's memory does not change during it) and nothing of this
+ * function that runs after the call writes it.  Not in device code,
+ * where other threads may write it meanwhile. */
+unsigned long long zy_stable_args(ZyGen *g, LLVMValueRef call);
 int zy_shadow_recomputable(ZyGen *g, LLVMValueRef p);
 LLVMValueRef zy_shadow_recompute(ZyGen *g, LLVMValueRef p);
 /* The index (in zy_preds) of the predecessor the forward sweep entered

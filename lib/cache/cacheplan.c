@@ -48,11 +48,8 @@ static int legal(ZyGen *g, LLVMValueRef v) {
     return zy_affine_start(g, v) != NULL || zy_phi_branch(g, v, &c, &t, &f) ||
            zy_replayable(g, v);
   LLVMOpcode op = LLVMGetInstructionOpcode(v);
-  if (op == LLVMLoad) {
-    if (g->split) /* the caller may change memory before the reverse */
-      return 0;
-    return zy_load_unchanged(g, v);
-  }
+  if (op == LLVMLoad)
+    return zy_load_recomputable(g, v);
   return zy_cheap_value(g, v);
 }
 

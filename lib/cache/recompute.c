@@ -51,6 +51,61 @@ int zy_load_unchanged(ZyGen *g, LLVMValueRef load) {
       g);
 }
 
+/* The argument of the differentiated function that pointer `p` is based
+ * on (through GEPs and casts), as its index, or -1. */
+static int based_on_argument(ZyGen *g, LLVMValueRef p) {
+  for (;;) {
+    if (LLVMIsAGetElementPtrInst(p) || LLVMIsABitCastInst(p) ||
+        LLVMIsAAddrSpaceCastInst(p))
+      p = LLVMGetOperand(p, 0);
+    else if (LLVMIsAConstantExpr(p) &&
+             (LLVMGetConstOpcode(p) == LLVMGetElementPtr ||
+              LLVMGetConstOpcode(p) == LLVMBitCast ||
+              LLVMGetConstOpcode(p) == LLVMAddrSpaceCast))
+      p = LLVMGetOperand(p, 0);
+    else
+      break;
+  }
+  if (!LLVMIsAArgument(p) || LLVMGetParamParent(p) != g->primal)
+    return -1;
+  for (unsigned k = 0, n = LLVMCountParams(g->primal); k < n && k < 64; k++)
+    if (LLVMGetParam(g->primal, k) == p)
+      return (int)k;
+  return -1;
+}
+
+int zy_load_recomputable(ZyGen *g, LLVMValueRef load) {
+  if (g->split) { /* the callers may change memory before the reverse */
+    int k = based_on_argument(g, LLVMGetOperand(load, 0));
+    if (k < 0 || !(g->sig.stable_args >> k & 1))
+      return 0;
+  }
+  return zy_load_unchanged(g, load);
+}
+
+unsigned long long zy_stable_args(ZyGen *g, LLVMValueRef call) {
+  uintptr_t memo = (uintptr_t)zy_map_get(&g->stable, call);
+  if (memo)
+    return memo - 1;
+  unsigned long long bits = 0;
+  if (g->zm->nested_ad || zy_gpu_device_kind(g->zm->mod))
+    return 0;
+  for (unsigned a = 0; a < LLVMGetNumArgOperands(call) && a < 63; a++) {
+    LLVMValueRef p = LLVMGetOperand(call, a);
+    if (LLVMGetTypeKind(LLVMTypeOf(p)) != LLVMPointerTypeKind)
+      continue;
+    int k = based_on_argument(g, p);
+    if (k < 0 || (g->split && !(g->sig.stable_args >> k & 1)))
+      continue;
+    if (!g->alias)
+      g->alias = zy_llvm_alias_new(g->primal);
+    if (!zy_llvm_alias_written_after(g->alias, call, p, ignored_write, g))
+      bits |= 1ull << a;
+  }
+  zy_map_put(&g->stable, call, (void *)(uintptr_t)(bits + 1));
+  return bits;
+}
+
 /* A header phi `start, start + step, ...` (integer add or GEP by a
  * constant): *start and the step instruction. */
 static int affine_phi(ZyGen *g, LLVMValueRef phi, LLVMValueRef *start,
@@ -179,11 +234,9 @@ static int decide(ZyGen *g, LLVMValueRef v, int depth) {
     return affine_phi(g, v, &start, &next) ? 0 : -1;
   LLVMOpcode op = LLVMGetInstructionOpcode(v);
   if (op == LLVMLoad) {
-    if (g->split) /* the caller may change memory before the reverse */
-      return -1;
     if (operands_cost(g, v, l, depth) != 0)
       return -1;
-    return zy_load_unchanged(g, v) ? 0 : -1;
+    return zy_load_recomputable(g, v) ? 0 : -1;
   }
   if (!zy_cheap_value(g, v))
     return -1;

@@ -540,6 +540,37 @@ static bool may_alias_across(AAResults *AA, Value *P, const AAMDNodes &PI,
   return false;
 }
 
+// Whether an instruction of A's function may write memory at any offset
+// from pointer P (with the type-based facts PI), counting, when From is
+// not null, only the instructions a path from From reaches.
+static bool written(ZyAlias *A, Value *P, const AAMDNodes &PI,
+                    Instruction *From, int (*ignore)(LLVMValueRef, void *),
+                    void *ctx) {
+  // Any offset from the pointer: alias queries compare values of the
+  // same loop iteration, but a store in a later iteration (to u[i+1] when
+  // this load read u[i+1] as u[i]'s neighbour) counts too.  Type-based
+  // answers hold across iterations and are kept.
+  MemoryLocation Loc = MemoryLocation::getBeforeOrAfter(P, PI);
+  SmallPtrSet<BasicBlock *, 32> Reached;
+  if (From)
+    Reached = reached_from(From->getParent());
+  for (Instruction &I : instructions(*A->F)) {
+    // Only writes that may run after From count.
+    if (From && !Reached.count(I.getParent()) &&
+        !(I.getParent() == From->getParent() && From->comesBefore(&I)))
+      continue;
+    if (!I.mayWriteToMemory() ||
+        (ignore && isa<CallBase>(I) && ignore(wrap(&I), ctx)))
+      continue;
+    if (isModSet(A->AA->getModRefInfo(&I, Loc)))
+      return true;
+    Value *W = written_pointer(I);
+    if (W && may_alias_across(A->AA, P, PI, W, I.getAAMetadata()))
+      return true;
+  }
+  return false;
+}
+
 extern "C" int zy_llvm_alias_load_clobbered(ZyAlias *A, LLVMValueRef load,
                                             int after,
                                             int (*ignore)(LLVMValueRef, void *),
@@ -547,31 +578,16 @@ extern "C" int zy_llvm_alias_load_clobbered(ZyAlias *A, LLVMValueRef load,
   auto *LI = cast<LoadInst>(unwrap(load));
   if (!LI->isSimple())
     return 1;
-  // Any offset from the pointer: alias queries compare values of the
-  // same loop iteration, but a store in a later iteration (to u[i+1] when
-  // this load read u[i+1] as u[i]'s neighbour) counts too.  Type-based
-  // answers hold across iterations and are kept.
-  MemoryLocation Loc = MemoryLocation::getBeforeOrAfter(
-      LI->getPointerOperand(), LI->getAAMetadata());
-  SmallPtrSet<BasicBlock *, 32> Reached;
-  if (after)
-    Reached = reached_from(LI->getParent());
-  for (Instruction &I : instructions(*A->F)) {
-    // `after`: only writes that may run after the load count.
-    if (after && !Reached.count(I.getParent()) &&
-        !(I.getParent() == LI->getParent() && LI->comesBefore(&I)))
-      continue;
-    if (!I.mayWriteToMemory() ||
-        (ignore && isa<CallBase>(I) && ignore(wrap(&I), ctx)))
-      continue;
-    if (isModSet(A->AA->getModRefInfo(&I, Loc)))
-      return 1;
-    Value *W = written_pointer(I);
-    if (W && may_alias_across(A->AA, LI->getPointerOperand(),
-                              LI->getAAMetadata(), W, I.getAAMetadata()))
-      return 1;
-  }
-  return 0;
+  return written(A, LI->getPointerOperand(), LI->getAAMetadata(),
+                 after ? LI : nullptr, ignore, ctx);
+}
+
+extern "C" int zy_llvm_alias_written_after(ZyAlias *A, LLVMValueRef inst,
+                                           LLVMValueRef p,
+                                           int (*ignore)(LLVMValueRef, void *),
+                                           void *ctx) {
+  return written(A, unwrap(p), AAMDNodes(), unwrap<Instruction>(inst), ignore,
+                 ctx);
 }
 
 // The memory at any offset from pointer `v`, with the type-based facts

@@ -158,6 +158,13 @@ ZyAlias *zy_llvm_alias_new(LLVMValueRef fn);
 int zy_llvm_alias_load_clobbered(ZyAlias *a, LLVMValueRef load, int after,
                                  int (*ignore)(LLVMValueRef call, void *ctx),
                                  void *ctx);
+/* Whether some instruction of the function that a path from instruction
+ * `inst` reaches (in any iteration of the loops around it: `inst` itself
+ * too when it is in a loop) may write (or free) memory at any offset from
+ * pointer `p`; calls for which `ignore` returns 1 are not asked about. */
+int zy_llvm_alias_written_after(ZyAlias *a, LLVMValueRef inst, LLVMValueRef p,
+                                int (*ignore)(LLVMValueRef call, void *ctx),
+                                void *ctx);
 /* Whether memory reached from `p` and `q` (at any offset from each, in
  * any iteration) may overlap: pointers (with the type-based facts of the
  * loads and stores through them), or loads and stores. */
