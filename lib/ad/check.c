@@ -461,7 +461,38 @@ static int check_invokes(ZyGen *g) {
   return 0;
 }
 
+/* errno read in a function that calls math functions: the gradient makes
+ * those calls as pure functions (a call whose result it does not need is
+ * not made, one it needs may move), so what errno holds there is not what
+ * it held in the primal; refused rather than branching on another value. */
+static int check_errno_reads(ZyGen *g) {
+  LLVMValueRef read = NULL;
+  int math = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->primal); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      math |= LLVMIsACallInst(i) && zy_rule_call(i);
+      if (!LLVMIsALoadInst(i) || read)
+        continue;
+      LLVMValueRef p = LLVMGetOperand(i, 0);
+      while (LLVMIsAGetElementPtrInst(p))
+        p = LLVMGetOperand(p, 0);
+      if (LLVMIsACallInst(p) && zy_llvm_errno_accessor(LLVMGetCalledValue(p)))
+        read = i;
+    }
+  if (!read || !math)
+    return 0;
+  g->cur = read;
+  return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                      "read errno outside the differentiated function, or "
+                      "check the arguments of the math calls instead",
+                      "reads errno, which the gradient does not keep: math "
+                      "functions are differentiated as pure functions of "
+                      "their arguments");
+}
+
 int zy_check_supported(ZyGen *g) {
   return zy_omp_check(g) || zy_mpi_check(g) || check_invokes(g) || check_flows(g) ||
-         check_memory(g) || check_returned_shadows(g);
+         check_memory(g) || check_returned_shadows(g) || check_errno_reads(g);
 }

@@ -141,13 +141,33 @@ extern "C" int zy_llvm_simplify_function(LLVMValueRef fn, int level) {
   return 0;
 }
 
+extern "C" int zy_llvm_errno_accessor(LLVMValueRef fn) {
+  auto *F = dyn_cast_or_null<Function>(unwrap(fn));
+  if (!F)
+    return 0;
+  StringRef N = F->getName();
+  return N == "__errno_location" || N == "__error" || N == "_errno";
+}
+
+// Whether F reads or sets errno (calls the C library's accessor).
+static bool usesErrno(Function &F) {
+  for (Instruction &I : instructions(F))
+    if (auto *C = dyn_cast<CallBase>(&I);
+        C && zy_llvm_errno_accessor(wrap(C->getCalledOperand())))
+      return true;
+  return false;
+}
+
 extern "C" void zy_llvm_infer_call_effects(LLVMValueRef fn,
                                            int (*pure)(LLVMValueRef)) {
   Function &F = *unwrap<Function>(fn);
   DenseMap<Function *, MemoryEffects> Known;
+  // Where the function looks at errno, its loads stay after the math
+  // calls (and the gradient refuses to read it: check.c).
+  bool Errno = usesErrno(F);
   for (Instruction &I : instructions(F)) {
     auto *CB = dyn_cast<CallBase>(&I);
-    if (CB && pure(wrap(CB))) {
+    if (CB && !Errno && pure(wrap(CB))) {
       // A math call: its errno write would keep loads of any int (a loop
       // bound read through a pointer) from moving out of loops.
       CB->setDoesNotAccessMemory();
@@ -163,8 +183,10 @@ extern "C" void zy_llvm_infer_call_effects(LLVMValueRef fn,
       // errno does not matter to AD) are marked as such.
       ValueToValueMapTy VMap;
       Function *Copy = CloneFunction(Callee, VMap);
+      bool CopyErrno = usesErrno(*Copy);
       for (Instruction &J : instructions(*Copy))
-        if (auto *C = dyn_cast<CallBase>(&J); C && pure(wrap(C)))
+        if (auto *C = dyn_cast<CallBase>(&J);
+            C && !CopyErrno && pure(wrap(C)))
           C->setDoesNotAccessMemory();
       // Promoted to registers first: at -O0 the arguments live in stack
       // slots, and LLVM 19 takes a load through a pointer reloaded from

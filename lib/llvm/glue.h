@@ -43,8 +43,12 @@ int zy_llvm_has_calls_in_loops(LLVMValueRef fn);
  * loops, even when the callees were compiled at -O0 without attributes.
  * Calls in `fn` itself for which `pure` returns 1 (math functions, whose
  * errno write does not matter to AD) are marked as not accessing memory,
- * so that loads (a loop's bound) can move past them. */
+ * so that loads (a loop's bound) can move past them, unless the function
+ * itself uses errno. */
 void zy_llvm_infer_call_effects(LLVMValueRef fn, int (*pure)(LLVMValueRef));
+/* Whether `fn` is the C library's errno accessor (glibc's
+ * __errno_location, the BSDs' __error, Windows' _errno). */
+int zy_llvm_errno_accessor(LLVMValueRef fn);
 
 /* Replaces each load of `fn` inside a loop that reads, element by
  * element, an array one earlier loop beside it filled (one store per
