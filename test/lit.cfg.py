@@ -139,6 +139,11 @@ for k in [k for k in config.environment if k.startswith("ZYMASE_GPU")]:
 if tsan_rt and not getattr(config, "sanitizer_preload", ""):
     config.available_features.add("tsan")
 
+# %check-unchanged: tools/check-unchanged with this build's clang and plugin
+# (the plugin changes no code it does not differentiate).
+config.substitutions.append(("%check-unchanged", (
+    f"python3 {os.path.join(config.zymase_src, 'tools', 'check-unchanged')} "
+    f"--clang {bin}/clang --plugin {plugin} -j1")))
 config.substitutions.append(("%zyopt", f"{bin}/opt -load-pass-plugin={plugin} -passes=zymase"))
 config.substitutions.append(("%opt", f"{bin}/opt -load-pass-plugin={plugin}"))
 # %clang-plugin: clang with the clang plugin (-fplugin), which teaches clang

@@ -4,6 +4,7 @@
 #include "ad/ad.h"
 
 #include "abi.h"
+#include "ad/irutil.h"
 #include "ad/rules.h"
 #include "analysis/registry.h"
 #include "analysis/types.h"
@@ -259,7 +260,21 @@ static int nested_ad(Driver *d, ZyVec *calls) {
   return nested;
 }
 
-void zy_snapshot_targets(LLVMModuleRef m) {
+/* Whether `m` uses an entry point: a module that does not is left
+ * exactly as it is, host or device. */
+static int uses_entry_points(LLVMModuleRef m) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    if (LLVMGetFirstUse(f) && is_entry_point(LLVMGetValueName(f)))
+      return 1;
+  return 0;
+}
+
+int zy_start_module(LLVMModuleRef m, int optimizing) {
+  if (!uses_entry_points(m))
+    return 0;
+  int device = zy_device_module(m);
+  if (!optimizing && !device)
+    return 0; /* at -O0 nothing is inlined: the functions are the copies */
   zy_registry_protect(m);
   ZyVec calls = {0};
   collect_calls(m, &calls);
@@ -272,13 +287,24 @@ void zy_snapshot_targets(LLVMModuleRef m) {
       zy_take_snapshot(fn);
   }
   zy_vec_free(&calls);
+  return 1;
 }
 
 int zy_run_on_module(LLVMModuleRef m) {
+  if (!uses_entry_points(m)) {
+    check_leftover_names(m); /* reads only */
+    return 0;
+  }
   Driver d = {.zm = {.mod = m, .ctx = LLVMGetModuleContext(m)}};
   ZyModule *zm = &d.zm;
-  int changed = 0;
+  int changed = 1;
+  ZyDeclAttrs *decl_attrs = zy_llvm_decl_attrs_save(m);
+  ZyMap user = {0}; /* the program's functions, which AD leaves alone */
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    if (!LLVMIsDeclaration(f) && !strstr(LLVMGetValueName(f), ".zymase."))
+      zy_map_put(&user, f, f);
   zy_registry_scan(m);
+  zy_snapshot_bind(m);
   check_function_like(m);
   ZyVec calls = {0}, entries = {0};
   collect_calls(m, &calls);
@@ -297,10 +323,8 @@ int zy_run_on_module(LLVMModuleRef m) {
   /* In module order; a lowered call is erased (lower() knows it by its
    * state and never reads it again). */
   for (size_t i = 0; i < calls.len; i++)
-    if (!lower(&d, calls.data[i]))
-      changed = 1;
-  if (zy_check_split_pairs(zm))
-    changed = 1;
+    lower(&d, calls.data[i]);
+  zy_check_split_pairs(zm);
   for (size_t i = 0; i < entries.len; i++) {
     LLVMValueRef f = entries.data[i];
     if (!LLVMGetFirstUse(f) && LLVMIsDeclaration(f))
@@ -318,8 +342,9 @@ int zy_run_on_module(LLVMModuleRef m) {
   zy_vec_free(&entries);
   check_leftover_names(m);
   zy_release_snapshots(m);
-  if (zy_gpu_math_finish(m))
-    changed = 1;
+  zy_gpu_math_finish(m, &user);
+  zy_map_free(&user);
+  zy_llvm_decl_attrs_restore(decl_attrs);
   for (size_t i = 0; i < zm->grads.len; i++)
     zy_gradient_entry_free(zm->grads.data[i]);
   zy_vec_free(&zm->grads);

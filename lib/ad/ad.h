@@ -232,6 +232,21 @@ LLVMValueRef zy_snapshot_of(LLVMValueRef fn);
  * stand-in `g.zymase.ref`, g's snapshot; NULL if none. */
 LLVMValueRef zy_snapshot_source(LLVMValueRef f);
 void zy_snapshot_resolve(LLVMValueRef p);
+/* When AD starts (after the registry is read): the stand-ins the copies
+ * use become what they stand for: a call, the callee's copy (the function
+ * itself when the program registered something for it); a named function
+ * or global variable, the program's own (or the copy, or the stand-in
+ * itself, when the optimizer deleted it). */
+void zy_snapshot_bind(LLVMModuleRef m);
+/* Whether copy `snap`, or a copy it calls, calls a function the program
+ * registered something for (that the optimizer may have inlined into the
+ * function `snap` copies). */
+int zy_snapshot_calls_registered(LLVMValueRef snap);
+/* Whether `f` is a stand-in `g.zymase.ref` (never run, never inlined). */
+int zy_snapshot_stand_in(LLVMValueRef f);
+/* For a copy `g.zymase.src`, the function g it copies (NULL for any other
+ * function, or when g is gone). */
+LLVMValueRef zy_snapshot_original(LLVMValueRef f);
 void zy_snapshot_inline(LLVMValueRef p, LLVMValueRef fn);
 void zy_release_snapshots(LLVMModuleRef m);
 

@@ -187,9 +187,18 @@ LLVMValueRef zy_digamma(LLVMBuilderRef b, LLVMValueRef x) {
   return LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, &x, 1, "");
 }
 
+int zy_device_module(LLVMModuleRef m) {
+  const char *t = LLVMGetTarget(m);
+  return t && (!strncmp(t, "nvptx", 5) || !strncmp(t, "amdgcn", 6));
+}
+
 void zy_set_optnone(LLVMValueRef fn, int on) {
   static const char *const attrs[] = {"optnone", "noinline"};
   LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(fn));
+  if (on) /* incompatible with noinline */
+    LLVMRemoveEnumAttributeAtIndex(
+        fn, LLVMAttributeFunctionIndex,
+        LLVMGetEnumAttributeKindForName("alwaysinline", 12));
   for (int i = 0; i < 2; i++) {
     unsigned kind = LLVMGetEnumAttributeKindForName(attrs[i], strlen(attrs[i]));
     if (on)

@@ -52,6 +52,10 @@ void zy_typed_copy(LLVMBuilderRef b, LLVMTypeRef t, LLVMValueRef dst,
  * (same indices, same inbounds flag); NULL beyond 16 indices. */
 LLVMValueRef zy_const_gep_on(LLVMValueRef c, LLVMValueRef base);
 
+/* Whether `m` is device code: a CUDA or HIP device module (triple nvptx*
+ * or amdgcn*). */
+int zy_device_module(LLVMModuleRef m);
+
 /* The function and module the builder is positioned in. */
 LLVMValueRef zy_builder_function(LLVMBuilderRef b);
 LLVMModuleRef zy_builder_module(LLVMBuilderRef b);

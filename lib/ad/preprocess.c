@@ -89,19 +89,24 @@ static int is_bit_helper(LLVMValueRef f) {
 }
 
 /* Inlines the calls in `p` for which `pick` says yes (collected first:
- * inlining adds blocks); returns how many were inlined. */
+ * inlining adds blocks); returns how many were inlined.  What an inlined
+ * copy of snapshot.c calls is pointed at real functions first: a stand-in
+ * is never inlined. */
 static int inline_calls(LLVMValueRef p, int (*pick)(LLVMValueRef call)) {
+  zy_snapshot_resolve(p);
   ZyVec calls = {0};
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(p); bb;
        bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
          i = LLVMGetNextInstruction(i))
-      if (LLVMIsACallInst(i) && LLVMGetCalledValue(i) != p && pick(i))
+      if (LLVMIsACallInst(i) && LLVMGetCalledValue(i) != p &&
+          !zy_snapshot_stand_in(LLVMGetCalledValue(i)) && pick(i))
         zy_vec_push(&calls, i);
   int n = 0;
   for (size_t k = 0; k < calls.len; k++)
     n += zy_llvm_inline_call(calls.data[k]) != 0;
   zy_vec_free(&calls);
+  zy_snapshot_resolve(p);
   return n;
 }
 
@@ -133,7 +138,7 @@ static void calls_for_allocating_invokes(LLVMValueRef p) {
  * that the program registered nothing for, not variadic, and small. */
 static int inlinable(LLVMValueRef f) {
   if (!f || !LLVMIsAFunction(f) || LLVMIsDeclaration(f) ||
-      LLVMIsFunctionVarArg(LLVMGlobalGetValueType(f)) ||
+      LLVMIsFunctionVarArg(LLVMGlobalGetValueType(f)) || zy_rule_for_call(f) ||
       zy_registry_custom(f) || zy_registry_function_like(f) ||
       zy_activity_inactive_function(f) || zy_registry_allocator(f) ||
       zy_registry_deallocator(f))
@@ -181,10 +186,21 @@ static LLVMValueRef clone(LLVMValueRef fn, LLVMValueRef from) {
  * When the function was copied before inlining (snapshot.c) and the
  * pipeline moves a call out of a loop in that copy, the copy is used,
  * with what the optimizer inlined into `fn` inlined after the move;
- * otherwise `fn` as the optimizer left it. */
+ * otherwise `fn` as the optimizer left it.  The copy is always used in
+ * device code (`fn` holds the bodies of libdevice's math functions, which
+ * the copy still calls) and where it calls a function the program
+ * registered something for (a custom gradient, an inactive function: the
+ * optimizer may have inlined it into `fn`); so is a copy `fn` itself, with
+ * what the optimizer inlined into the function it copies. */
 LLVMValueRef zy_preprocess(LLVMValueRef fn) {
   LLVMValueRef snap = zy_opt_preopt() ? zy_snapshot_of(fn) : NULL;
-  LLVMValueRef p = NULL;
+  LLVMValueRef optimized = fn, p = NULL;
+  int device = zy_device_module(LLVMGetGlobalParent(fn));
+  if (!snap && zy_opt_preopt() && zy_snapshot_original(fn) &&
+      (device || zy_snapshot_calls_registered(fn))) {
+    snap = fn;
+    optimized = zy_snapshot_original(fn);
+  }
   if (snap) {
     p = clone(fn, snap);
     calls_for_allocating_invokes(p);
@@ -192,8 +208,10 @@ LLVMValueRef zy_preprocess(LLVMValueRef fn) {
     while (inline_calls(p, zy_gpu_wrapper))
       ;
     zy_llvm_infer_call_effects(p, zy_rule_call);
-    if (zy_llvm_has_calls_in_loops(p) && zy_llvm_simplify_function(p, 2)) {
-      zy_snapshot_inline(p, fn);
+    int moved =
+        zy_llvm_has_calls_in_loops(p) && zy_llvm_simplify_function(p, 2);
+    if (moved || device || zy_snapshot_calls_registered(snap)) {
+      zy_snapshot_inline(p, optimized);
       zy_llvm_simplify_function(p, 2);
     } else {
       LLVMDeleteFunction(p);

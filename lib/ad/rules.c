@@ -7,6 +7,7 @@
 
 #include "irutil.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* Shorthands used by the rows of rules.def.  `b`, `T` (the type of dy)
@@ -137,6 +138,10 @@ static const ZyRule *libm_rule(LLVMValueRef callee, const char *name) {
   return NULL;
 }
 
+static int math_library(const char *name) {
+  return !strncmp(name, "__nv_", 5) || !strncmp(name, "__ocml_", 7);
+}
+
 /* The libm name of a GPU math library function: CUDA's libdevice
  * `__nv_exp`/`__nv_expf` are exp/expf, ROCm's ocml `__ocml_exp_f64`/
  * `_f32` are exp/expf; other names as they are (in `buf`). */
@@ -160,8 +165,17 @@ static const char *libm_name(const char *name, char *buf, size_t size) {
 const ZyRule *zy_rule_for_call(LLVMValueRef callee) {
   if (!callee || !LLVMIsAFunction(callee))
     return NULL;
-  char buf[64];
-  const char *name = libm_name(LLVMGetValueName(callee), buf, sizeof buf);
+  char buf[64], own[64];
+  /* Device code: the gradient calls snapshot.c's copy of libdevice's
+   * function (`__nv_cosf.zymase.src`). */
+  size_t len;
+  const char *full = LLVMGetValueName2(callee, &len), *dot = strchr(full, '.');
+  if (math_library(full) && dot && !strcmp(dot, ".zymase.src") &&
+      (size_t)(dot - full) < sizeof own) {
+    snprintf(own, sizeof own, "%.*s", (int)(dot - full), full);
+    full = own;
+  }
+  const char *name = libm_name(full, buf, sizeof buf);
   const char *like = zy_registry_function_like(callee);
   if (like) /* checked when the registration is read: see zy_rule_like */
     return libm_rule(callee, like);
@@ -169,9 +183,7 @@ const ZyRule *zy_rule_for_call(LLVMValueRef callee) {
     return intrinsic_rule(name);
   /* A GPU math library's functions may be defined (clang links libdevice
    * into the device module): their rule still applies. */
-  const char *own = LLVMGetValueName(callee);
-  if (LLVMIsDeclaration(callee) || !strncmp(own, "__nv_", 5) ||
-      !strncmp(own, "__ocml_", 7))
+  if (LLVMIsDeclaration(callee) || math_library(full))
     return libm_rule(callee, name);
   return NULL;
 }

@@ -295,9 +295,9 @@ static int add_functions(ZyVec *list, LLVMValueRef c) {
   return 1;
 }
 
-/* enzyme_nofree: the function frees no memory (it also gets LLVM's
- * nofree attribute); enzyme_shouldrecompute: the reverse sweep calls it
- * again rather than caching its result. */
+/* enzyme_nofree: the function frees no memory (the registry says so; the
+ * function itself is left as it is); enzyme_shouldrecompute: the reverse
+ * sweep calls it again rather than caching its result. */
 static int add_hint(LLVMModuleRef m, LLVMValueRef gv, LLVMValueRef c,
                     int nofree) {
   if (!add_functions(nofree ? &nofree_fns : &recompute_fns, c))
@@ -306,12 +306,6 @@ static int add_hint(LLVMModuleRef m, LLVMValueRef gv, LLVMValueRef c,
                               "functions"
                             : "an enzyme_shouldrecompute registration must "
                               "name functions");
-  for (size_t i = 0; nofree && i < nofree_fns.len; i++)
-    LLVMAddAttributeAtIndex(
-        nofree_fns.data[i], LLVMAttributeFunctionIndex,
-        LLVMCreateEnumAttribute(LLVMGetModuleContext(m),
-                                LLVMGetEnumAttributeKindForName("nofree", 6),
-                                0));
   return 0;
 }
 
@@ -428,42 +422,10 @@ int zy_registry_scan(LLVMModuleRef m) {
   return zy_error_count() - before;
 }
 
-/* The functions a registration global names. */
-static void protect_functions(LLVMValueRef c, int depth) {
-  c = strip_casts(c);
-  if (!c || depth > 2)
-    return;
-  if (LLVMIsAFunction(c)) {
-    if (!LLVMIsDeclaration(c))
-      LLVMAddAttributeAtIndex(
-          c, LLVMAttributeFunctionIndex,
-          LLVMCreateEnumAttribute(
-                 LLVMGetTypeContext(LLVMTypeOf(c)),
-                 LLVMGetEnumAttributeKindForName("noinline", 8), 0));
-    return;
-  }
-  for (unsigned i = 0; i < elements(c); i++)
-    protect_functions(LLVMGetAggregateElement(c, i), depth + 1);
-}
-
 void zy_registry_protect(LLVMModuleRef m) {
-  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
-    const char *name = LLVMGetValueName(g);
-    LLVMValueRef init = LLVMGetInitializer(g);
-    if (!init)
-      continue;
-    if (starts_with(name, "__enzyme_")) {
-      protect_functions(init, 0);
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+    if (LLVMGetInitializer(g) && starts_with(LLVMGetValueName(g), "__enzyme_"))
       zy_llvm_keep_alive(g);
-    } else if (!strcmp(name, "llvm.global.annotations")) {
-      for (unsigned i = 0; i < elements(init); i++) {
-        LLVMValueRef e = LLVMGetAggregateElement(init, i);
-        const char *s = string_of(element(e, 1));
-        if (s && starts_with(s, "enzyme_"))
-          protect_functions(element(e, 0), 0);
-      }
-    }
-  }
 }
 
 const ZyCustom *zy_registry_custom(LLVMValueRef fn) {

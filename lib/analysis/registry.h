@@ -51,10 +51,10 @@ typedef struct ZyAllocLike {
  * ignored).  Returns the number of errors reported. */
 int zy_registry_scan(LLVMModuleRef m);
 
-/* Before the optimizer runs: registered functions become noinline (a
- * custom gradient or a rule only applies to calls that stay calls), and
- * the registrations are kept alive (llvm.compiler.used) until the pass
- * reads them. */
+/* Before the optimizer runs: the registrations are kept alive
+ * (llvm.compiler.used) until the pass reads them.  The functions they name
+ * are left as they are: a custom gradient or a rule applies to the calls
+ * of them in snapshot.c's copies, taken before the optimizer inlines. */
 void zy_registry_protect(LLVMModuleRef m);
 
 /* The custom gradient registered for `fn`, or NULL. */

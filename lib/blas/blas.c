@@ -413,6 +413,17 @@ static LLVMValueRef mode_string(ZyBlasCall *c, char m) {
   if (gv)
     return gv;
   char s[2] = {m, 0};
+  /* The program's own constant string "m", if it has one: a second one
+   * would be merged with it after AD, and the program's code would then
+   * name this one. */
+  for (gv = LLVMGetFirstGlobal(mod); gv; gv = LLVMGetNextGlobal(gv)) {
+    LLVMValueRef init = LLVMGetInitializer(gv);
+    size_t len;
+    if (init && LLVMIsGlobalConstant(gv) && LLVMIsConstantString(init) &&
+        LLVMGetUnnamedAddress(gv) != LLVMNoUnnamedAddr &&
+        !memcmp(LLVMGetAsString(init, &len), s, 2) && len == 2)
+      return gv;
+  }
   LLVMValueRef init = LLVMConstStringInContext(c->g->zm->ctx, s, 1, 0);
   gv = LLVMAddGlobal(mod, LLVMTypeOf(init), name);
   LLVMSetInitializer(gv, init);

@@ -64,7 +64,6 @@ int zy_log_new(ZyGen *g, ZyLoop *l, ZyVec *values, unsigned mb,
   LLVMTypeRef i64 = LLVMInt64TypeInContext(c),
               ptr = LLVMPointerTypeInContext(c, 0);
   LLVMTargetDataRef td = LLVMGetModuleDataLayout(g->zm->mod);
-  const char *triple = LLVMGetTarget(g->zm->mod);
   *lg = (ZyLog){0};
   if (header)
     *header = NULL;
@@ -72,7 +71,7 @@ int zy_log_new(ZyGen *g, ZyLoop *l, ZyVec *values, unsigned mb,
   for (size_t k = 0; k < values->len; k++)
     each += LLVMABISizeOfType(td, LLVMTypeOf(values->data[k]));
   if (!mb || !each || g->zm->nested_ad || !l->idx || !l->body ||
-      (triple && (strstr(triple, "nvptx") || strstr(triple, "amdgcn"))))
+      zy_device_module(g->zm->mod))
     return 0;
   unsigned long long fit = ((unsigned long long)mb << 20) / each;
   if (fit < 2)

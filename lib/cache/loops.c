@@ -524,9 +524,13 @@ static void print_report(ZyGen *g) {
   if (!zy_opt_print_cache())
     return;
   LLVMValueRef fn = g->split ? NULL : g->grad;
-  fprintf(stderr, "zymase: cache of the gradient of '%s'%s%s\n",
-          LLVMGetValueName(g->user), fn ? " in " : " (split mode)",
-          fn ? LLVMGetValueName(fn) : "");
+  /* A copy of snapshot.c (`f.zymase.src`) is the user's f. */
+  size_t len;
+  const char *name = LLVMGetValueName2(g->user, &len);
+  const char *copy = strstr(name, ".zymase.src");
+  fprintf(stderr, "zymase: cache of the gradient of '%.*s'%s%s\n",
+          (int)(copy ? (size_t)(copy - name) : len), name,
+          fn ? " in " : " (split mode)", fn ? LLVMGetValueName(fn) : "");
   if (!g->report.len)
     fprintf(stderr, "  nothing cached\n");
   for (size_t k = 0; k < g->report.len; k++)
@@ -548,9 +552,8 @@ static unsigned long long keep_bytes(void) {
 }
 
 static int keeps_buffers(ZyGen *g) {
-  const char *triple = LLVMGetTarget(g->zm->mod);
   return !g->split && !g->sig.nofree && !g->zm->nested_ad && keep_bytes() &&
-         !(triple && (strstr(triple, "nvptx") || strstr(triple, "amdgcn")));
+         !zy_device_module(g->zm->mod);
 }
 
 static LLVMValueRef keep_global(ZyGen *g, LLVMTypeRef t, unsigned k,

@@ -1,13 +1,14 @@
-/* device_math.c - the GPU's math library around AD: libdevice's __nv_*
- * (and ocml's __ocml_*) functions, linked into the device module by clang,
- * stay calls until the gradients are made (their rules apply, their bodies
- * of nvvm intrinsics are not differentiated), then are inlined as clang
- * would have; the math the derivatives call is made device math, and on
- * nvptx what libdevice has of it and the module lacks is linked in.
+/* device_math.c - the GPU's math library after AD: the gradients call
+ * libdevice's __nv_* (and ocml's __ocml_*) functions, or snapshot.c's
+ * copies of them, whose rules applied (their bodies of nvvm intrinsics are
+ * not differentiated); now they are inlined into the gradients as clang
+ * inlines them into the program.  The math the derivatives call is made
+ * device math, and on nvptx what libdevice has of it and the module lacks
+ * is linked in.  The program's own functions are never touched.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "gpu.h"
 
-#include "ad/rules.h"
+#include "ad/irutil.h"
 #include "support/diag.h"
 #include "llvm/glue.h"
 
@@ -16,54 +17,13 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Function attribute on the math functions kept as calls; its value
- * "A L": whether they were `alwaysinline` before (A) and their linkage
- * (L). */
-static const char KEPT[] = "zymase-device-math";
-
 static int target_is(LLVMModuleRef m, const char *prefix) {
   const char *t = LLVMGetTarget(m);
   return t && !strncmp(t, prefix, strlen(prefix));
 }
 
-static int gpu_module(LLVMModuleRef m) {
-  return target_is(m, "nvptx") || target_is(m, "amdgcn");
-}
-
 static int math_name(const char *n) {
   return !strncmp(n, "__nv_", 5) || !strncmp(n, "__ocml_", 7);
-}
-
-static unsigned attr_kind(const char *name) {
-  return LLVMGetEnumAttributeKindForName(name, strlen(name));
-}
-
-void zy_gpu_math_keep(LLVMModuleRef m) {
-  if (!gpu_module(m))
-    return;
-  LLVMContextRef c = LLVMGetModuleContext(m);
-  unsigned always = attr_kind("alwaysinline"), never = attr_kind("noinline");
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f;
-       f = LLVMGetNextFunction(f)) {
-    if (LLVMIsDeclaration(f) || !math_name(LLVMGetValueName(f)) ||
-        !zy_rule_for_call(f))
-      continue;
-    unsigned idx = (unsigned)LLVMAttributeFunctionIndex;
-    int was_always = LLVMGetEnumAttributeAtIndex(f, idx, always) != NULL;
-    if (LLVMGetEnumAttributeAtIndex(f, idx, never))
-      continue; /* the user's choice: left alone */
-    LLVMRemoveEnumAttributeAtIndex(f, idx, always);
-    LLVMAddAttributeAtIndex(f, idx, LLVMCreateEnumAttribute(c, never, 0));
-    /* External until AD, so that no interprocedural pass changes its
-     * signature (a constant argument removed) or drops it. */
-    char was[32];
-    int n =
-        snprintf(was, sizeof was, "%d %d", was_always, (int)LLVMGetLinkage(f));
-    LLVMAddAttributeAtIndex(
-        f, idx,
-        LLVMCreateStringAttribute(c, KEPT, sizeof KEPT - 1, was, (unsigned)n));
-    LLVMSetLinkage(f, LLVMExternalLinkage);
-  }
 }
 
 /* The math intrinsics the derivative rules emit that a GPU backend cannot
@@ -99,28 +59,57 @@ static int device_name(LLVMModuleRef m, const char *intr, char *buf,
   return 0;
 }
 
-/* Calls of math intrinsics the backend cannot select become calls of the
- * device library.  Returns whether a called function is only declared. */
-static int lower_intrinsics(LLVMModuleRef m) {
+/* Whether `f` was made by the plugin (a gradient, a helper, a copy of
+ * snapshot.c, what was linked for them): not one of the program's
+ * functions with a body, `user`. */
+static int made_by_ad(LLVMValueRef f, const ZyMap *user) {
+  return !zy_map_has(user, f);
+}
+
+/* The calls in the plugin's functions, for which `want` holds. */
+static void calls_in_ad(LLVMModuleRef m, const ZyMap *user,
+                        int (*want)(LLVMValueRef callee), ZyVec *out) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    if (made_by_ad(f, user))
+      for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
+           bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+             i = LLVMGetNextInstruction(i)) {
+          LLVMValueRef c = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
+          if (c && LLVMIsAFunction(c) && want(c))
+            zy_vec_push(out, i);
+        }
+}
+
+static int lowered_intrinsic(LLVMValueRef callee) {
+  char name[64];
+  return LLVMGetIntrinsicID(callee) &&
+         device_name(LLVMGetGlobalParent(callee), LLVMGetValueName(callee),
+                     name, sizeof name);
+}
+
+/* In the plugin's functions, calls of math intrinsics the backend cannot
+ * select become calls of the device library (the program's own calls of
+ * them, if any, are left to the backend).  Returns whether a called
+ * function is only declared. */
+static int lower_intrinsics(LLVMModuleRef m, const ZyMap *user) {
   int missing = 0;
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f;) {
-    LLVMValueRef next = LLVMGetNextFunction(f);
+  ZyVec calls = {0};
+  calls_in_ad(m, user, lowered_intrinsic, &calls);
+  for (size_t k = 0; k < calls.len; k++) {
+    LLVMValueRef call = calls.data[k], f = LLVMGetCalledValue(call);
     char name[64];
-    if (!LLVMGetIntrinsicID(f) ||
-        !device_name(m, LLVMGetValueName(f), name, sizeof name)) {
-      f = next;
-      continue;
-    }
-    LLVMTypeRef fty = LLVMGlobalGetValueType(f);
+    device_name(m, LLVMGetValueName(f), name, sizeof name);
     LLVMValueRef to = LLVMGetNamedFunction(m, name);
     if (!to)
-      to = LLVMAddFunction(m, name, fty);
+      to = LLVMAddFunction(m, name, LLVMGlobalGetValueType(f));
     if (LLVMIsDeclaration(to))
       missing = 1;
-    LLVMReplaceAllUsesWith(f, to);
-    LLVMDeleteFunction(f);
-    f = next;
+    LLVMSetOperand(call, LLVMGetNumOperands(call) - 1, to);
+    if (!LLVMGetFirstUse(f))
+      LLVMDeleteFunction(f);
   }
+  zy_vec_free(&calls);
   return missing;
 }
 
@@ -162,7 +151,7 @@ static LLVMValueRef declared_math_call(LLVMModuleRef m, LLVMValueRef *fn) {
 }
 
 /* Whether the module has libdevice linked in (a CUDA compilation for a
- * real GPU; the GPU-on-CPU mode passes -nocudalib and has the runtime's
+ * real GPU; the GPU-on-CPU mode may pass -nocudalib and have the runtime's
  * __nv_* instead). */
 static int has_libdevice(LLVMModuleRef m) {
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
@@ -171,11 +160,24 @@ static int has_libdevice(LLVMModuleRef m) {
   return 0;
 }
 
-int zy_gpu_math_finish(LLVMModuleRef m) {
-  if (!gpu_module(m))
+static int always_inline(LLVMValueRef f) {
+  return LLVMGetEnumAttributeAtIndex(
+             f, (unsigned)LLVMAttributeFunctionIndex,
+             LLVMGetEnumAttributeKindForName("alwaysinline", 12)) != NULL;
+}
+
+/* A device math function with a body (libdevice's, linked or copied by
+ * snapshot.c), or a function clang would always inline. */
+static int inlined_after_ad(LLVMValueRef f) {
+  return !LLVMIsDeclaration(f) && !LLVMGetIntrinsicID(f) &&
+         (math_name(LLVMGetValueName(f)) || always_inline(f));
+}
+
+int zy_gpu_math_finish(LLVMModuleRef m, const ZyMap *user) {
+  if (!zy_device_module(m))
     return 0;
   int native = target_is(m, "nvptx") && has_libdevice(m);
-  if (lower_intrinsics(m) && native) {
+  if (lower_intrinsics(m, user) && native) {
     char buf[4096], *err = NULL;
     const char *path = libdevice_path(buf, sizeof buf);
     if (!path || zy_llvm_link_needed(m, path, &err)) {
@@ -190,28 +192,31 @@ int zy_gpu_math_finish(LLVMModuleRef m) {
       return -1;
     }
   }
-  /* The kept functions get their attributes back; with libdevice, they
-   * and what was linked (alwaysinline) are inlined as clang would have. */
-  unsigned always = attr_kind("alwaysinline"), never = attr_kind("noinline");
-  unsigned idx = (unsigned)LLVMAttributeFunctionIndex;
-  LLVMContextRef c = LLVMGetModuleContext(m);
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f;
-       f = LLVMGetNextFunction(f)) {
-    LLVMAttributeRef kept =
-        LLVMGetStringAttributeAtIndex(f, idx, KEPT, sizeof KEPT - 1);
-    if (!kept)
-      continue;
-    unsigned len;
-    int always_before = 0, linkage = (int)LLVMInternalLinkage;
-    sscanf(LLVMGetStringAttributeValue(kept, &len), "%d %d", &always_before,
-           &linkage);
-    LLVMSetLinkage(f, (LLVMLinkage)linkage);
-    LLVMRemoveStringAttributeAtIndex(f, idx, KEPT, sizeof KEPT - 1);
-    LLVMRemoveEnumAttributeAtIndex(f, idx, never);
-    if (always_before)
-      LLVMAddAttributeAtIndex(f, idx, LLVMCreateEnumAttribute(c, always, 0));
+  /* The math the gradients call is inlined into them, as clang inlines
+   * libdevice into the program's functions; what it brings is inlined in
+   * turn.  The program's functions are not touched. */
+  for (int round = 0; round < 64; round++) {
+    ZyVec calls = {0};
+    calls_in_ad(m, user, inlined_after_ad, &calls);
+    int inlined = 0;
+    for (size_t k = 0; k < calls.len; k++)
+      inlined |= zy_llvm_inline_call(calls.data[k]);
+    zy_vec_free(&calls);
+    if (!inlined)
+      break;
   }
-  if (native)
-    zy_llvm_always_inline(m);
+  /* What was linked or copied for the gradients and is now unused. */
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m), next; f; f = next) {
+      next = LLVMGetNextFunction(f);
+      LLVMLinkage l = LLVMGetLinkage(f);
+      if (made_by_ad(f, user) && !LLVMGetFirstUse(f) && !LLVMIsDeclaration(f) &&
+          (l == LLVMInternalLinkage || l == LLVMPrivateLinkage)) {
+        LLVMDeleteFunction(f);
+        changed = 1;
+      }
+    }
+  }
   return 0;
 }

@@ -6,6 +6,8 @@
 
 #include <llvm-c/Core.h>
 
+#include "support/vec.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -28,17 +30,15 @@ int zy_gpu_to_host(LLVMModuleRef m);
  * changed) for any other inline assembly. */
 int zy_gpu_ptx_asm(LLVMModuleRef m, LLVMValueRef call);
 
-/* Device math around AD (device_math.c).  Before the optimizer
- * (PipelineStart): libdevice's __nv_* and ocml's __ocml_* functions that
- * clang linked into a device module and that have a derivative rule get
- * `noinline`, so that they stay calls until the gradients are made. */
-void zy_gpu_math_keep(LLVMModuleRef m);
-/* After AD: math intrinsics a GPU backend cannot select (f64 sin, exp,
- * log, pow, ...) become calls of the device library; with libdevice in
- * the module (a CUDA compilation for a real GPU), what it lacks is linked
- * from libdevice's bitcode and the kept functions are inlined again.
- * Returns -1 after a located error (libdevice not found). */
-int zy_gpu_math_finish(LLVMModuleRef m);
+/* Device math after AD (device_math.c): in the functions the plugin made
+ * (every function but the program's own with a body, `user`), math
+ * intrinsics a GPU backend cannot select (f64 sin, exp, log, pow, ...)
+ * become calls of the device library; with libdevice in the module (a CUDA
+ * compilation for a real GPU), what it lacks is linked from libdevice's
+ * bitcode, and the math they call (libdevice's functions, snapshot.c's
+ * copies of them) is inlined into them.  The program's functions are not
+ * changed.  Returns -1 after a located error (libdevice not found). */
+int zy_gpu_math_finish(LLVMModuleRef m, const ZyMap *user);
 
 #ifdef __cplusplus
 }

@@ -212,9 +212,19 @@ extern "C" void zy_llvm_keep_alive(LLVMValueRef fn) {
 
 extern "C" void zy_llvm_let_go(LLVMValueRef fn) {
   GlobalValue *F = unwrap<GlobalValue>(fn);
-  removeFromUsedLists(*F->getParent(), [F](Constant *C) {
+  Module &M = *F->getParent();
+  removeFromUsedLists(M, [F](Constant *C) {
     return C->stripPointerCasts() == F;
   });
+  // The lists' old arrays stay behind as dead constants using F and the
+  // others: not a use.
+  F->removeDeadConstantUsers();
+  for (const char *Name : {"llvm.used", "llvm.compiler.used"})
+    if (GlobalVariable *GV = M.getGlobalVariable(Name))
+      if (auto *A = dyn_cast<ConstantArray>(GV->getInitializer()))
+        for (Value *Op : A->operands())
+          if (auto *C = dyn_cast<Constant>(Op->stripPointerCasts()))
+            C->removeDeadConstantUsers();
 }
 
 extern "C" void zy_llvm_infer_libfunc_attrs(LLVMValueRef fn) {

@@ -27,6 +27,24 @@ void zy_llvm_diagnose_module(LLVMModuleRef m, const char *msg);
 
 /* Clones `fn` into its module as an internal function named `name`. */
 LLVMValueRef zy_llvm_clone_function(LLVMValueRef fn, const char *name);
+/* A copy of `fn` named `name` (internal) in which every function (but `fn`
+ * itself and intrinsics) is named through what `fn_standin(function, ctx)`
+ * returns, and every global variable through a stand-in `<name>.zymase.ref`
+ * (internal, with the original's initializer, its own globals named
+ * through stand-ins): the copy uses nothing of the program, so that the
+ * optimizer draws the same conclusions about the program with it as
+ * without it.  LLVM's and Enzyme's names (llvm.*, enzyme_*, __enzyme_*)
+ * are named directly (snapshot_clone.cpp). */
+/* The attributes of the declarations of `m`, saved, and put back (the
+ * declarations that still are), which frees the record
+ * (declarations.cpp). */
+typedef struct ZyDeclAttrs ZyDeclAttrs;
+ZyDeclAttrs *zy_llvm_decl_attrs_save(LLVMModuleRef m);
+void zy_llvm_decl_attrs_restore(ZyDeclAttrs *d);
+LLVMValueRef zy_llvm_snapshot_clone(LLVMValueRef fn, const char *name,
+                                    LLVMValueRef (*fn_standin)(LLVMValueRef,
+                                                               void *),
+                                    void *ctx);
 
 /* Runs the function simplification pipeline of optimization level O`level`
  * (1..3) on `fn` alone.  Returns 1 when it moved a call of a function with
@@ -239,12 +257,14 @@ const char *zy_opt_gpu_module_id(void); /* -zymase-gpu-module-id      */
 
 /* --- Provided by the engine (C) ----------------------------------------- */
 
-/* At the start of the optimizer: keeps an unoptimized copy of each
- * function that `m` differentiates (see zy_preprocess). */
-void zy_snapshot_targets(LLVMModuleRef m);
+/* At the start of the optimizer (`optimizing`: above -O0): keeps an
+ * unoptimized copy of each function that `m` differentiates (see
+ * zy_preprocess; device code at -O0 too).  A module that uses no entry
+ * point is not changed.  Returns 1 if the module changed. */
+int zy_start_module(LLVMModuleRef m, int optimizing);
 
 /* Differentiates every __enzyme_autodiff* call in `m`.  Returns 1 if the
- * module changed. */
+ * module changed; a module that uses no entry point is not changed. */
 int zy_run_on_module(LLVMModuleRef m);
 
 /* Printer passes: the activity, and the types, of every value of `fn`,

@@ -65,6 +65,12 @@ static cl::opt<bool>
     VerifySteps("zymase-verify", cl::init(false),
                 cl::desc("Run the verifier after each step of the pass"));
 
+// For the test of tools/check-unchanged only: the pass also marks the
+// named function, as a plugin that touched code it does not differentiate.
+static cl::opt<std::string>
+    TestTouch("zymase-test-touch", cl::init(""), cl::Hidden,
+              cl::desc("(tests) mark this function as changed by the pass"));
+
 static cl::opt<bool> GpuSanitizeThread(
     "zymase-gpu-sanitize-thread", cl::init(false),
     cl::desc("zymase-gpu-to-host: mark the device functions for "
@@ -132,8 +138,12 @@ namespace {
 
 struct ZymasePass : PassInfoMixin<ZymasePass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
-    return zy_run_on_module(wrap(&M)) ? PreservedAnalyses::none()
-                                      : PreservedAnalyses::all();
+    bool Changed = zy_run_on_module(wrap(&M));
+    if (Function *F = TestTouch.empty() ? nullptr : M.getFunction(TestTouch)) {
+      F->addFnAttr("zymase-touched");
+      Changed = true;
+    }
+    return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }
   static bool isRequired() { return true; } // run at -O0 and on optnone too
 };
@@ -147,20 +157,13 @@ struct ZymaseGpuToHostPass : PassInfoMixin<ZymaseGpuToHostPass> {
   static bool isRequired() { return true; }
 };
 
-// Runs before the optimizer touches the module (see zy_snapshot_targets).
-struct ZymaseSnapshotPass : PassInfoMixin<ZymaseSnapshotPass> {
+// Runs before the optimizer touches the module (see zy_start_module).
+struct ZymaseStartPass : PassInfoMixin<ZymaseStartPass> {
+  bool Optimizing;
+  explicit ZymaseStartPass(bool O) : Optimizing(O) {}
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
-    zy_snapshot_targets(wrap(&M));
-    return PreservedAnalyses::none();
-  }
-  static bool isRequired() { return true; }
-};
-
-// Runs before the optimizer: device math stays calls until AD (lib/gpu).
-struct ZymaseDeviceMathPass : PassInfoMixin<ZymaseDeviceMathPass> {
-  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
-    zy_gpu_math_keep(wrap(&M));
-    return PreservedAnalyses::none();
+    return zy_start_module(wrap(&M), Optimizing) ? PreservedAnalyses::none()
+                                                 : PreservedAnalyses::all();
   }
   static bool isRequired() { return true; }
 };
@@ -209,12 +212,11 @@ void registerCallbacks(PassBuilder &PB) {
       });
   // Before inlining, keep a copy of each function to differentiate: the
   // pre-AD pipeline moves calls out of loops there before it inlines them
-  // (at -O0 nothing is inlined and the function itself is that copy).
+  // (at -O0 nothing is inlined and the function itself is that copy, but
+  // in device code, where the always-inliner puts libdevice's bodies in).
   PB.registerPipelineStartEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel L) {
-        MPM.addPass(ZymaseDeviceMathPass());
-        if (L != OptimizationLevel::O0)
-          MPM.addPass(ZymaseSnapshotPass());
+        MPM.addPass(ZymaseStartPass(L != OptimizationLevel::O0));
       });
   // Differentiate after the module has been simplified (inlining, SROA,
   // ...) and before vectorization and unrolling; the rest of the optimizer

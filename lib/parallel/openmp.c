@@ -352,6 +352,19 @@ static void mark_read_only_shared(LLVMValueRef body) {
                               LLVMCreateEnumAttribute(ctx_of(body), kind, 0));
 }
 
+/* The region body the gradient calls: a copy of the program's outlined
+ * function (`body.zymase.region`, made once), which the rewrites here may
+ * mark; the program's own stays as it was. */
+static LLVMValueRef own_body(LLVMValueRef body) {
+  char name[512];
+  const char *own = LLVMGetValueName(body);
+  if (strstr(own, ".zymase.region"))
+    return body;
+  snprintf(name, sizeof name, "%s.zymase.region", own);
+  LLVMValueRef copy = LLVMGetNamedFunction(LLVMGetGlobalParent(body), name);
+  return copy ? copy : zy_llvm_clone_function(body, name);
+}
+
 /* fork(loc, n, body, a...) -> body(null, null, a...) marked with loc. */
 static void make_region(LLVMBuilderRef b, LLVMValueRef fork) {
   unsigned n = LLVMGetNumArgOperands(fork);
@@ -362,6 +375,8 @@ static void make_region(LLVMBuilderRef b, LLVMValueRef fork) {
   unsigned np = LLVMCountParamTypes(fty);
   if (np != n - 1 || LLVMIsFunctionVarArg(fty))
     return;
+  body = own_body(body);
+  LLVMSetOperand(fork, 2, body); /* its one site, which marking reads */
   mark_read_only_shared(body);
   LLVMTypeRef *ts = calloc(np, sizeof *ts);
   LLVMValueRef *args = calloc(np, sizeof *args);

@@ -21,6 +21,14 @@ static int nerrors;
 int zy_error_count(void) { return nerrors; }
 void zy_error_reset(void) { nerrors = 0; }
 
+/* `s` without the suffix of the copies the plugin keeps of the user's
+ * functions (snapshot.c): they are the user's functions. */
+static void strip_copies(char *s) {
+  static const char suffix[] = ".zymase.src";
+  for (char *p = strstr(s, suffix); p; p = strstr(p, suffix))
+    memmove(p, p + sizeof suffix - 1, strlen(p + sizeof suffix - 1) + 1);
+}
+
 /* The instruction as LLVM prints it, on one line, without leading blanks
  * and without trailing metadata attachments. */
 static char *inst_text(LLVMValueRef inst) {
@@ -33,14 +41,19 @@ static char *inst_text(LLVMValueRef inst) {
   char *meta = strstr(out, ", !");
   if (meta)
     *meta = 0;
+  strip_copies(out);
   return out;
 }
 
-/* How the user knows function `fn`: its name, or for the body clang
- * outlines from an OpenMP parallel region of f (f.omp_outlined...), "the
- * OpenMP parallel region in 'f'". */
+/* How the user knows function `fn`: its name (a copy the plugin keeps,
+ * `f.zymase.src`, is f), or for the body clang outlines from an OpenMP
+ * parallel region of f (f.omp_outlined...), "the OpenMP parallel region
+ * in 'f'". */
 static void function_name(LLVMValueRef fn, char *out, size_t size) {
-  const char *name = LLVMGetValueName(fn);
+  char own[400];
+  snprintf(own, sizeof own, "%.399s", LLVMGetValueName(fn));
+  strip_copies(own);
+  const char *name = own;
   const char *cut = strstr(name, ".omp_outlined");
   if (cut && cut > name)
     snprintf(out, size, "the OpenMP parallel region in '%.*s'",

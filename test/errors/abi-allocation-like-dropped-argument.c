@@ -1,12 +1,13 @@
 // errors/abi-allocation-like-dropped-argument.c - a registered allocator
 // that does not use its size argument: the optimizer replaces the argument
-// by poison at the call, and the shadow's size is unknown.  Refused with
-// a located error (at -O0 the argument is kept and the gradient works);
-// so is a block a callee returned that the caller releases with the
-// registered deallocator in another function, and a second registration of the
-// same allocator.
+// by poison at the program's call, but the gradient is made from the copy
+// taken before the optimizer (snapshot.c), where the call still has it, so
+// the gradient builds at -O2 as at -O0 (an argument dropped there would be
+// refused with a located error).  Refused: a block a callee returned that
+// the caller releases with the registered deallocator in another function,
+// and a second registration of the same allocator.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-// RUN: %not %clang -c -O2 -g %s -o %t.o 2>&1 | %FileCheck %s --implicit-check-not=PLEASE --implicit-check-not='internal error'
+// RUN: %clang -c -O2 -g %s -o %t.o 2>&1 | %FileCheck %s --allow-empty --implicit-check-not=error --implicit-check-not=PLEASE
 // RUN: %clang -c -O0 %s -o %t.o
 // RUN: %not %clang -c -O0 -g -DELSEWHERE %s -o %t.o 2>&1 | %FileCheck %s --check-prefix=ELSEWHERE --implicit-check-not=PLEASE --implicit-check-not='internal error'
 // RUN: %not %clang -c -O0 -DTWICE %s -o %t.o 2>&1 | %FileCheck %s --check-prefix=TWICE --implicit-check-not=PLEASE --implicit-check-not='internal error'
@@ -33,7 +34,6 @@ void *__enzyme_allocation_like_again[4] = {(void *)fixed_alloc, (void *)1,
 int live;
 
 __attribute__((noinline)) double *make(double x) {
-  // CHECK: abi-allocation-like-dropped-argument.c:[[@LINE+1]]:{{[0-9]+}}: error: [zymase:unsupported] cannot differentiate 'make': an argument of the registered allocator that its shadow needs (the size, or one the deallocator takes) is unused in its body, and the optimizer dropped it from this call
   double *t = fixed_alloc(&live, sizeof(double));
   *t = x * x;
   return t;
