@@ -294,6 +294,40 @@ static int fuse_float(LLVMValueRef call) {
   return 1;
 }
 
+/* The lanes that took part in nvptx shuffle `call`: a lane of its mask
+ * may have returned, or not exist (a partial warp), and the reverse
+ * exchange must not name it.  The ballot of the same mask that
+ * zy_gpu_shuffle_fuse puts right after the shuffle; NULL if none. */
+static LLVMValueRef participants(LLVMValueRef call) {
+  LLVMValueRef n = LLVMGetNextInstruction(call);
+  LLVMValueRef f = n && LLVMIsACallInst(n) ? LLVMGetCalledValue(n) : NULL;
+  return f && LLVMIsAFunction(f) &&
+                 !strcmp(LLVMGetValueName(f), "llvm.nvvm.vote.ballot.sync") &&
+                 LLVMGetOperand(n, 0) == LLVMGetOperand(call, 0)
+             ? n
+             : NULL;
+}
+
+/* After each nvptx float or double shuffle: the ballot of its mask, which
+ * the reverse exchange uses as its mask (participants). */
+static int add_participants(LLVMValueRef call) {
+  int mode = zy_gpu_shuffle_mode(LLVMGetCalledValue(call)) - 1;
+  if (mode < 0 || mode > M_BFLY || participants(call))
+    return 0;
+  LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetCalledValue(call));
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  const char *name = "llvm.nvvm.vote.ballot.sync";
+  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+  LLVMValueRef f = LLVMGetIntrinsicDeclaration(m, id, NULL, 0);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  LLVMPositionBuilderBefore(b, LLVMGetNextInstruction(call));
+  LLVMValueRef args[2] = {LLVMGetOperand(call, 0),
+                          LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0)};
+  LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, args, 2, "shfl.lanes");
+  LLVMDisposeBuilder(b);
+  return 1;
+}
+
 int zy_gpu_shuffle_fuse(LLVMValueRef fn) {
   const char *t = LLVMGetTarget(LLVMGetGlobalParent(fn));
   int amd = !strncmp(t, "amdgcn", 6);
@@ -318,6 +352,12 @@ int zy_gpu_shuffle_fuse(LLVMValueRef fn) {
       i = next;
     }
   }
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && !amd;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i))
+      if (LLVMIsACallInst(i))
+        add_participants(i);
   return n;
 }
 
@@ -637,7 +677,8 @@ int zy_gpu_reverse_shuffle(ZyGen *g, LLVMValueRef call, LLVMValueRef d) {
   if (mode < 0 || !d || !zy_activity_active(g->act, x))
     return 0;
   Rev r = {.g = g, .b = g->b, .i32 = LLVMInt32TypeInContext(g->zm->ctx)};
-  r.mask = zy_lookup(g, LLVMGetOperand(call, 0));
+  LLVMValueRef lanes = participants(call);
+  r.mask = zy_lookup(g, lanes ? lanes : LLVMGetOperand(call, 0));
   LLVMValueRef bv = zy_lookup(g, LLVMGetOperand(call, 2));
   LLVMValueRef c = zy_lookup(g, LLVMGetOperand(call, 3));
   r.lane = intrinsic_call(&r, "llvm.nvvm.read.ptx.sreg.laneid", NULL, 0);

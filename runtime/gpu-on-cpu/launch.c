@@ -269,11 +269,10 @@ static void warp_op(const char *what, uint64_t mask, int implicit, uint32_t v,
     zg_fatal("%s: %s with mask 0x%08llx, which does not name the calling "
              "lane %u",
              where(t), what, (unsigned long long)mask, t->lane);
-  uint64_t need = mask & w->present;
-  if (need & w->exited)
-    zg_fatal("%s: %s with mask 0x%08llx names lanes that returned (0x%08llx)",
-             where(t), what, (unsigned long long)mask,
-             (unsigned long long)(need & w->exited));
+  /* Lanes of the mask that do not exist or returned take no part, as on
+   * a GPU (where sync operations ignore exited threads): reading one gives
+   * the reader's own value. */
+  uint64_t need = mask & w->present & ~w->exited;
   if (w->arrived == 0) {
     w->mask = mask;
     w->implicit = implicit;
@@ -433,10 +432,10 @@ static void thread_done(Thread *t) {
     zg_fatal("barrier divergence in %s: it returned while %u threads of the "
              "block wait at __syncthreads",
              where(t), g->arrived);
-  if (w->arrived && !w->implicit && (w->mask & bit))
-    zg_fatal("%s: it returned while lanes of its warp wait for it in a warp "
-             "operation (mask 0x%08llx)",
-             where(t), (unsigned long long)w->mask);
+  /* Nor does a CUDA one whose mask names it. */
+  if (w->arrived && !w->implicit && (w->mask & bit) &&
+      w->arrived == (w->mask & w->present & ~w->exited))
+    warp_release(g, w, (unsigned)__builtin_popcountll(w->arrived));
   if (g->blocked && g->blocked == g->nthreads - g->exited)
     check_deadlock(g, t, "its return");
   pthread_mutex_unlock(&g->mu);
