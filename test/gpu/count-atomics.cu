@@ -7,6 +7,7 @@
 // gradient none; a neighbour's adjoint (atomic) one per thread whose
 // adjoint is not zero (every thread with -zymase-gpu-all-atomic); without
 // the option nothing is counted.
+// NATIVE: skip, zymase_gpu_atomics() is the emulator's counter
 // REQUIRES: cuda
 // RUN: %gpu-clang -O0 -mllvm -zymase-gpu-count-atomics %s -o %t0 && %t0
 // RUN: %gpu-clang -O2 -mllvm -zymase-gpu-count-atomics %s -o %t2 && %t2

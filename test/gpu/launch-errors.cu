@@ -3,6 +3,7 @@
 // a block of more than 1024 threads, more dynamic shared memory than the
 // 48 KiB default (accepted after cudaFuncSetAttribute raises the limit),
 // an empty grid; a failed device assert ends the program with its message.
+// NATIVE: skip, the emulator's messages for refused launches
 // REQUIRES: cuda
 // RUN: %gpu-clang -O0 %s -o %t
 // RUN: %t 2>&1 | %FileCheck %s
