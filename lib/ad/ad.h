@@ -160,6 +160,8 @@ typedef struct ZyGen {
   ZyVec tape;          /* slots saved in the tape, in order              */
   ZyVec ext_reallocs;  /* reallocs of memory from the caller: their old
                           shadows get the adjoints back at the end       */
+  ZyVec ext_realloc_ran; /* ... and for each, an i1 slot set where the
+                          reverse sweep reverses it (it may not run)     */
   ZyVec retblocks;     /* forward blocks that returned ...               */
   ZyVec retvals;       /* ... and the value each returned (or NULL)      */
   LLVMValueRef retslot;/* which return was taken                         */

@@ -362,15 +362,23 @@ static int check_memory(ZyGen *g) {
             zy_allocation_size(g, LLVMGetOperand(i, 0), &n, &m))
           continue;
         if (zy_activity_allocation(i) == ZY_ALLOC_REALLOC &&
-            (zy_loop_of(g, LLVMGetInstructionParent(i)) ||
-             !from_caller(LLVMGetOperand(i, 0))))
+            zy_loop_of(g, LLVMGetInstructionParent(i)))
           return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
-                              "realloc the caller's memory once, outside "
-                              "loops, or allocate it in this function",
+                              "realloc the caller's memory once, to its final "
+                              "size, before the loop, and fill it in the loop",
                               "realloc of memory allocated elsewhere is "
-                              "supported only outside loops, on a pointer "
-                              "the function received (an argument, or "
-                              "loaded from memory)");
+                              "supported only outside loops (the reverse "
+                              "sweep would need the old shadow of every "
+                              "iteration)");
+        if (zy_activity_allocation(i) == ZY_ALLOC_REALLOC &&
+            !from_caller(LLVMGetOperand(i, 0)))
+          return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                              "realloc a pointer the function received (an "
+                              "argument, or one loaded from memory)",
+                              "realloc of memory allocated elsewhere is "
+                              "supported only on a pointer the function "
+                              "received (an argument, or loaded from "
+                              "memory)");
         if (zy_activity_allocation(i) == ZY_ALLOC_REALLOC)
           continue; /* the caller's memory: see shadow_realloc */
         for (unsigned k = 0; k < LLVMGetNumArgOperands(i); k++)
