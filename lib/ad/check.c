@@ -506,14 +506,6 @@ static int errno_uses(LLVMValueRef fn, ZyVec *seen) {
   return uses;
 }
 
-/* What a call of the clone does with errno through its callee. */
-static int call_errno_uses(LLVMValueRef call) {
-  ZyVec seen = {0};
-  int uses = errno_uses(LLVMGetCalledValue(call), &seen);
-  zy_vec_free(&seen);
-  return uses;
-}
-
 /* errno read in a function whose call tree calls math functions (in the
  * function, or in the functions it calls, before or after): the gradient
  * makes those calls as pure functions (a call whose result it does not
@@ -523,19 +515,24 @@ static int call_errno_uses(LLVMValueRef call) {
  * that reads errno. */
 static int check_errno_reads(ZyGen *g) {
   LLVMValueRef read = NULL, math = NULL;
+  ZyVec seen = {0}; /* each callee once: the first call reaching it says */
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->primal); bb;
        bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
          i = LLVMGetNextInstruction(i)) {
-      int uses = reads_errno(i)                          ? ERRNO_READ
-                 : LLVMIsACallInst(i) && zy_rule_call(i) ? MATH_CALL
-                 : LLVMIsACallInst(i)                    ? call_errno_uses(i)
-                                                         : 0;
+      int uses = 0;
+      if (reads_errno(i))
+        uses = ERRNO_READ;
+      else if (LLVMIsACallInst(i) && zy_rule_call(i))
+        uses = MATH_CALL;
+      else if (LLVMIsACallInst(i))
+        uses = errno_uses(LLVMGetCalledValue(i), &seen);
       if ((uses & ERRNO_READ) && !read)
         read = i;
       if ((uses & MATH_CALL) && (!math || !zy_rule_call(math)))
         math = i; /* a math call of the function itself first */
     }
+  zy_vec_free(&seen);
   if (!read || !math)
     return 0;
   g->cur = read;
