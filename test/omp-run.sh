@@ -11,8 +11,10 @@ threads="1 2 4"
 # without the plugin too (llvm/llvm-project#86995, #132164; seen here 1 run
 # in 20 with KMP_BLOCKTIME=0, and once in CI).  The monotonic dynamic
 # schedule hands out chunks through the same __kmpc_dispatch_next calls the
-# gradients cache, so the tests lose nothing by it.
-KMP_FORCE_MONOTONIC_DYNAMIC_SCHEDULE=1
+# gradients cache, so the tests lose nothing by it.  The gradients ask for
+# the monotonic schedule themselves (openmp.c); a test that sets the
+# variable (openmp-dynamic-schedule.c: 0) checks them without it.
+KMP_FORCE_MONOTONIC_DYNAMIC_SCHEDULE=${KMP_FORCE_MONOTONIC_DYNAMIC_SCHEDULE-1}
 export KMP_FORCE_MONOTONIC_DYNAMIC_SCHEDULE
 case "$1" in
 --threads=*)

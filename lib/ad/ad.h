@@ -160,6 +160,8 @@ typedef struct ZyGen {
   ZyVec tape;          /* slots saved in the tape, in order              */
   ZyVec ext_reallocs;  /* reallocs of memory from the caller: their old
                           shadows get the adjoints back at the end       */
+  ZyVec ext_realloc_ran; /* ... and for each, an i1 slot set where the
+                          reverse sweep reverses it (it may not run)     */
   ZyVec retblocks;     /* forward blocks that returned ...               */
   ZyVec retvals;       /* ... and the value each returned (or NULL)      */
   LLVMValueRef retslot;/* which return was taken                         */
@@ -265,8 +267,18 @@ int zy_allocation_size(ZyGen *g, LLVMValueRef p, LLVMValueRef *n,
 int zy_punning_retype(ZyGen *g);
 
 /* Warns where bits of a float changed by integer operations are read back
- * as a float that carries no derivative.  Needs g->act. */
+ * as a float that carries no derivative, and where the bits of a float
+ * with a derivative are passed as an integer to a call the gradient does
+ * not follow them into.  Needs g->act. */
 int zy_punning_warn(ZyGen *g);
+
+/* Step 1 (preprocess.c): each call of clone `p` that passes the bits of a
+ * float (`bitcast double %x to i64`) to an integer parameter of a function
+ * with a body (one not inlined: too large, or recursive) calls instead a
+ * twin of the function, `<f>.zymase.float.<mask>`, whose parameter is the
+ * float (the body inlined, the parameter's bits taken by a bitcast), so
+ * that the derivative follows the bits into it. */
+void zy_punning_float_params(LLVMValueRef p);
 
 /* check.c: step 4 (flows of derivatives and memory operations the sweeps
  * handle); 0, or -1 after an error. */

@@ -14,6 +14,7 @@
 #include "parallel/parallel.h"
 #include "rules.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* Whether `p` points into a global the user marked inactive. */
@@ -361,15 +362,23 @@ static int check_memory(ZyGen *g) {
             zy_allocation_size(g, LLVMGetOperand(i, 0), &n, &m))
           continue;
         if (zy_activity_allocation(i) == ZY_ALLOC_REALLOC &&
-            (zy_loop_of(g, LLVMGetInstructionParent(i)) ||
-             !from_caller(LLVMGetOperand(i, 0))))
+            zy_loop_of(g, LLVMGetInstructionParent(i)))
           return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
-                              "realloc the caller's memory once, outside "
-                              "loops, or allocate it in this function",
+                              "realloc the caller's memory once, to its final "
+                              "size, before the loop, and fill it in the loop",
                               "realloc of memory allocated elsewhere is "
-                              "supported only outside loops, on a pointer "
-                              "the function received (an argument, or "
-                              "loaded from memory)");
+                              "supported only outside loops (the reverse "
+                              "sweep would need the old shadow of every "
+                              "iteration)");
+        if (zy_activity_allocation(i) == ZY_ALLOC_REALLOC &&
+            !from_caller(LLVMGetOperand(i, 0)))
+          return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                              "realloc a pointer the function received (an "
+                              "argument, or one loaded from memory)",
+                              "realloc of memory allocated elsewhere is "
+                              "supported only on a pointer the function "
+                              "received (an argument, or loaded from "
+                              "memory)");
         if (zy_activity_allocation(i) == ZY_ALLOC_REALLOC)
           continue; /* the caller's memory: see shadow_realloc */
         for (unsigned k = 0; k < LLVMGetNumArgOperands(i); k++)
@@ -461,35 +470,89 @@ static int check_invokes(ZyGen *g) {
   return 0;
 }
 
-/* errno read in a function that calls math functions: the gradient makes
- * those calls as pure functions (a call whose result it does not need is
- * not made, one it needs may move), so what errno holds there is not what
- * it held in the primal; refused rather than branching on another value. */
+/* Whether load `i` reads errno (through the C library's accessor). */
+static int reads_errno(LLVMValueRef i) {
+  if (!LLVMIsALoadInst(i))
+    return 0;
+  LLVMValueRef p = LLVMGetOperand(i, 0);
+  while (LLVMIsAGetElementPtrInst(p))
+    p = LLVMGetOperand(p, 0);
+  return LLVMIsACallInst(p) && zy_llvm_errno_accessor(LLVMGetCalledValue(p));
+}
+
+enum { ERRNO_READ = 1, MATH_CALL = 2 };
+
+/* ERRNO_READ and MATH_CALL for what function `fn` and the functions with
+ * bodies it calls do (those the gradient differentiates: not inactive
+ * ones, nor custom gradients); `seen` stops recursion. */
+static int errno_uses(LLVMValueRef fn, ZyVec *seen) {
+  if (!fn || !LLVMIsAFunction(fn) || LLVMIsDeclaration(fn) ||
+      zy_vec_contains(seen, fn) || zy_activity_inactive_function(fn) ||
+      zy_registry_custom(fn))
+    return 0;
+  zy_vec_push(seen, fn);
+  int uses = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      if (reads_errno(i))
+        uses |= ERRNO_READ;
+      else if (LLVMIsACallInst(i) && zy_rule_call(i))
+        uses |= MATH_CALL;
+      else if (LLVMIsACallInst(i))
+        uses |= errno_uses(LLVMGetCalledValue(i), seen);
+    }
+  return uses;
+}
+
+/* errno read in a function whose call tree calls math functions (in the
+ * function, or in the functions it calls, before or after): the gradient
+ * makes those calls as pure functions (a call whose result it does not
+ * need is not made, one it needs may move), so what errno holds there is
+ * not what it held in the primal; refused rather than branching on
+ * another value.  The read is a load of the function, or a call of one
+ * that reads errno. */
 static int check_errno_reads(ZyGen *g) {
-  LLVMValueRef read = NULL;
-  int math = 0;
+  LLVMValueRef read = NULL, math = NULL;
+  ZyVec seen = {0}; /* each callee once: the first call reaching it says */
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->primal); bb;
        bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
          i = LLVMGetNextInstruction(i)) {
-      math |= LLVMIsACallInst(i) && zy_rule_call(i);
-      if (!LLVMIsALoadInst(i) || read)
-        continue;
-      LLVMValueRef p = LLVMGetOperand(i, 0);
-      while (LLVMIsAGetElementPtrInst(p))
-        p = LLVMGetOperand(p, 0);
-      if (LLVMIsACallInst(p) && zy_llvm_errno_accessor(LLVMGetCalledValue(p)))
+      int uses = 0;
+      if (reads_errno(i))
+        uses = ERRNO_READ;
+      else if (LLVMIsACallInst(i) && zy_rule_call(i))
+        uses = MATH_CALL;
+      else if (LLVMIsACallInst(i))
+        uses = errno_uses(LLVMGetCalledValue(i), &seen);
+      if ((uses & ERRNO_READ) && !read)
         read = i;
+      if ((uses & MATH_CALL) && (!math || !zy_rule_call(math)))
+        math = i; /* a math call of the function itself first */
     }
+  zy_vec_free(&seen);
   if (!read || !math)
     return 0;
   g->cur = read;
-  return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
-                      "read errno outside the differentiated function, or "
-                      "check the arguments of the math calls instead",
-                      "reads errno, which the gradient does not keep: math "
-                      "functions are differentiated as pure functions of "
-                      "their arguments");
+  const char *hint = "read errno outside the differentiated function, or "
+                     "check the arguments of the math calls instead";
+  char by[300] = "";
+  if (!zy_rule_call(math))
+    snprintf(by, sizeof by, " ('%s', which it calls, calls them)",
+             LLVMGetValueName(LLVMGetCalledValue(math)));
+  if (LLVMIsALoadInst(read))
+    return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, hint,
+                        "reads errno, which the gradient does not keep: math "
+                        "functions%s are differentiated as pure functions of "
+                        "their arguments",
+                        by);
+  return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, hint,
+                      "calls '%s', which reads errno, which the gradient does "
+                      "not keep: math functions%s are differentiated as pure "
+                      "functions of their arguments",
+                      LLVMGetValueName(LLVMGetCalledValue(read)), by);
 }
 
 int zy_check_supported(ZyGen *g) {

@@ -266,6 +266,7 @@ static void free_gen(ZyGen *g) {
   zy_loops_free(g);
   zy_vec_free(&g->tape);
   zy_vec_free(&g->ext_reallocs);
+  zy_vec_free(&g->ext_realloc_ran);
   zy_vec_free(&g->retblocks);
   zy_vec_free(&g->retvals);
   zy_map_free(&g->reachable);

@@ -229,8 +229,12 @@ LLVMValueRef zy_preprocess(LLVMValueRef fn) {
       zy_llvm_simplify_function(p, 2);
     }
   }
-  if (zy_opt_preopt() && inline_calls(p, receives_bits))
+  if (zy_opt_preopt() && inline_calls(p, receives_bits)) {
+    inline_calls(p, calls_bit_helper); /* the bodies' own */
     zy_llvm_simplify_function(p, 2);
+  }
+  if (zy_opt_preopt()) /* the others: a twin taking the float */
+    zy_punning_float_params(p);
   if (zy_opt_preopt()) {
     zy_llvm_forward_stores(p);
     zy_llvm_last_updates(p);

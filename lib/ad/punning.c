@@ -14,13 +14,23 @@
  * to the float type then use the twin, and any other use (a comparison, a
  * mask, arithmetic) gets the twin's bits through a bitcast, where no
  * derivative flows.
+ *
+ * Bits passed as an integer argument to a function too large to inline (or
+ * recursive) go instead, in step 1 (preprocess.c), to a twin of
+ * the function taking the float; bits passed to a declaration or an
+ * unknown function get a warning.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
+#include "analysis/activity.h"
+#include "analysis/registry.h"
 #include "llvm/glue.h"
+#include "parallel/parallel.h"
 #include "support/vec.h"
 
 #include <llvm-c/Target.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct Pun {
@@ -274,6 +284,166 @@ int zy_punning_retype(ZyGen *g) {
   return changed;
 }
 
+/* --- Float bits passed to calls ------------------------------------------- */
+
+/* The float whose bits argument `a` is (`bitcast <float> %x to iN`), or
+ * NULL. */
+static LLVMValueRef bits_of_float(LLVMValueRef a) {
+  if (!LLVMIsABitCastInst(a) || !int_bits(a))
+    return NULL;
+  LLVMValueRef f = LLVMGetOperand(a, 0);
+  return is_scalar_fp(LLVMTypeOf(f)) ? f : NULL;
+}
+
+/* Whether the gradient may follow bits into `callee` through a twin: a
+ * function with a body that the program registered nothing for. */
+static int twinnable(LLVMValueRef callee) {
+  return callee && LLVMIsAFunction(callee) && !LLVMIsDeclaration(callee) &&
+         !LLVMIsFunctionVarArg(LLVMGlobalGetValueType(callee)) &&
+         !zy_registry_custom(callee) && !zy_registry_function_like(callee) &&
+         !zy_activity_inactive_function(callee) &&
+         !zy_registry_allocator(callee) && !zy_registry_deallocator(callee);
+}
+
+/* The twin of `callee` whose parameters in `mask` are floats of the types
+ * of `args` (made once per mask), or NULL if the body cannot be inlined. */
+static LLVMValueRef float_twin(LLVMValueRef callee, LLVMValueRef *args,
+                               unsigned np, unsigned long long mask) {
+  char name[512];
+  snprintf(name, sizeof name, "%s.zymase.float.%llx", LLVMGetValueName(callee),
+           mask);
+  LLVMModuleRef m = LLVMGetGlobalParent(callee);
+  LLVMValueRef t = LLVMGetNamedFunction(m, name);
+  if (t)
+    return t;
+  LLVMTypeRef fty = LLVMGlobalGetValueType(callee);
+  LLVMTypeRef *ts = calloc(np, sizeof *ts), *orig = calloc(np, sizeof *ts);
+  LLVMValueRef *bits = calloc(np, sizeof *bits);
+  LLVMGetParamTypes(fty, orig);
+  for (unsigned k = 0; k < np; k++)
+    ts[k] = mask >> k & 1 ? LLVMTypeOf(LLVMGetOperand(args[k], 0)) : orig[k];
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  t = LLVMAddFunction(m, name,
+                      LLVMFunctionType(LLVMGetReturnType(fty), ts, np, 0));
+  LLVMSetLinkage(t, LLVMInternalLinkage);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c, t, "entry"));
+  for (unsigned k = 0; k < np; k++)
+    bits[k] = ts[k] == orig[k]
+                  ? LLVMGetParam(t, k)
+                  : LLVMBuildBitCast(b, LLVMGetParam(t, k), orig[k], "");
+  LLVMValueRef inner = LLVMBuildCall2(b, fty, callee, bits, np, "");
+  if (LLVMGetTypeKind(LLVMGetReturnType(fty)) == LLVMVoidTypeKind)
+    LLVMBuildRetVoid(b);
+  else
+    LLVMBuildRet(b, inner);
+  LLVMDisposeBuilder(b);
+  if (!zy_llvm_inline_call(inner)) {
+    LLVMDeleteFunction(t);
+    t = NULL;
+  }
+  free(ts);
+  free(orig);
+  free(bits);
+  return t;
+}
+
+void zy_punning_float_params(LLVMValueRef p) {
+  ZyVec calls = {0};
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(p); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i))
+      if (LLVMIsACallInst(i) && twinnable(LLVMGetCalledValue(i)) &&
+          !zy_omp_is_region(i))
+        zy_vec_push(&calls, i);
+  LLVMBuilderRef b =
+      LLVMCreateBuilderInContext(LLVMGetTypeContext(LLVMTypeOf(p)));
+  for (size_t k = 0; k < calls.len; k++) {
+    LLVMValueRef call = calls.data[k], callee = LLVMGetCalledValue(call);
+    unsigned np = LLVMCountParams(callee);
+    unsigned long long mask = 0;
+    LLVMValueRef *args = calloc(np ? np : 1, sizeof *args);
+    for (unsigned j = 0; j < np && j < 64; j++) {
+      args[j] = LLVMGetOperand(call, j);
+      if (bits_of_float(args[j]))
+        mask |= 1ULL << j;
+    }
+    LLVMValueRef t = mask && np == LLVMGetNumArgOperands(call)
+                         ? float_twin(callee, args, np, mask)
+                         : NULL;
+    if (t) {
+      for (unsigned j = 0; j < np; j++)
+        if (mask >> j & 1)
+          args[j] = LLVMGetOperand(args[j], 0);
+      LLVMPositionBuilderBefore(b, call);
+      LLVMValueRef nc =
+          LLVMBuildCall2(b, LLVMGlobalGetValueType(t), t, args, np, "");
+      LLVMReplaceAllUsesWith(call, nc);
+      LLVMInstructionEraseFromParent(call);
+    }
+    free(args);
+  }
+  LLVMDisposeBuilder(b);
+  zy_vec_free(&calls);
+}
+
+/* Whether integer `v` holds bits of a float with a derivative (through
+ * conversions and bit operations). */
+static int varied_bits(ZyGen *g, LLVMValueRef v, int depth) {
+  if (depth > 8 || !LLVMIsAInstruction(v))
+    return 0;
+  LLVMValueRef f = bits_of_float(v);
+  if (f)
+    return zy_activity_varied(g->act, f);
+  switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMZExt:
+  case LLVMSExt:
+  case LLVMTrunc:
+  case LLVMOr:
+  case LLVMAnd:
+  case LLVMXor:
+  case LLVMShl:
+  case LLVMLShr:
+    for (int k = 0; k < LLVMGetNumOperands(v); k++)
+      if (varied_bits(g, LLVMGetOperand(v, k), depth + 1))
+        return 1;
+    return 0;
+  default:
+    return 0;
+  }
+}
+
+/* A call receiving the bits of a float with a derivative as an integer,
+ * where no twin follows them: a declaration, an indirect call, or a
+ * function the bits reached after step 1.  Functions the program marked
+ * inactive or gave a custom gradient, and intrinsics, are left alone. */
+static void warn_bits_to_call(ZyGen *g, LLVMValueRef call) {
+  LLVMValueRef callee = LLVMGetCalledValue(call);
+  int direct = callee && LLVMIsAFunction(callee);
+  if (direct &&
+      (zy_activity_inactive_function(callee) || zy_registry_custom(callee) ||
+       zy_registry_function_like(callee) ||
+       !strncmp(LLVMGetValueName(callee), "llvm.", 5)))
+    return;
+  if (zy_omp_is_region(call))
+    return; /* zy_omp_check refuses these */
+  for (unsigned k = 0; k < LLVMGetNumArgOperands(call); k++)
+    if (varied_bits(g, LLVMGetOperand(call, k), 0)) {
+      char to[300];
+      snprintf(to, sizeof to, direct ? "'%s'" : "%s",
+               direct ? LLVMGetValueName(callee) : "an indirect call");
+      zy_warning(ZY_ERR_UNSUPPORTED, g->user, call,
+                 "pass the value as a floating-point argument, or call a "
+                 "function with a body in this translation unit",
+                 "the bits of a floating-point value with a derivative are "
+                 "passed as an integer to %s (argument %u): no derivative "
+                 "flows through them",
+                 to, k + 1);
+      return;
+    }
+}
+
 /* Whether integer `v` is computed from the bits of a floating-point value
  * (a bitcast of one), through integer operations. */
 static int from_float_bits(LLVMValueRef v, int depth) {
@@ -304,5 +474,7 @@ int zy_punning_warn(ZyGen *g) {
                    "integer operations and read back as a float: no "
                    "derivative flows through them (the result is a "
                    "constant)");
+      else if (LLVMIsACallInst(i))
+        warn_bits_to_call(g, i);
   return 0;
 }

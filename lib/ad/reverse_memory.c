@@ -404,13 +404,15 @@ static ZyTy realloc_type(ZyGen *g, LLVMValueRef call) {
 }
 
 /* The bytes realloc `call` kept, at the builder: the smaller of the old
- * size (as shadow_realloc took it) and the new one. */
+ * size (as shadow_realloc took it: for the caller's memory, kept as the
+ * call's tape) and the new one. */
 static LLVMValueRef realloc_kept(ZyGen *g, LLVMValueRef call) {
   LLVMValueRef p = LLVMGetOperand(call, 0), n, m;
   LLVMTypeRef i64t = LLVMInt64TypeInContext(g->zm->ctx);
   LLVMValueRef old;
   if (!zy_allocation_size(g, p, &n, &m)) {
-    old = zy_call_usable_size(g->b, zy_shadow_lookup(g, p));
+    old = zy_reload(g, zy_map_get(&g->tapes, call),
+                    LLVMGetInstructionParent(call));
   } else {
     old = n ? LLVMBuildZExtOrBitCast(g->b, zy_lookup(g, n), i64t, "")
             : LLVMConstInt(i64t, 0, 0);
@@ -436,8 +438,13 @@ static int reverse_realloc(ZyGen *g, LLVMValueRef call) {
   ZyTy t = realloc_type(g, call);
   if (t == ZY_TY_UNKNOWN)
     return -1;
-  if (!zy_allocation_size(g, p, &n, &m))
+  if (!zy_allocation_size(g, p, &n, &m)) {
+    LLVMTypeRef i1 = LLVMInt1TypeInContext(g->zm->ctx);
+    LLVMValueRef ran = zy_new_slot(g, i1, "zymase.realloc.ran", 1);
+    LLVMBuildStore(g->b, LLVMConstInt(i1, 1, 0), ran);
     zy_vec_push(&g->ext_reallocs, call);
+    zy_vec_push(&g->ext_realloc_ran, ran);
+  }
   if (t == ZY_TY_PTR || t == ZY_TY_INT)
     return 0;
   LLVMValueRef fn = move_helper(g, zy_ty_llvm(g, t));
@@ -447,17 +454,31 @@ static int reverse_realloc(ZyGen *g, LLVMValueRef call) {
   return 0;
 }
 
+/* `v` where the realloc whose flag `ran` is at the builder ran, else `no`
+ * (a realloc under a branch: its shadows and sizes are not there). */
+static LLVMValueRef if_ran(ZyGen *g, LLVMValueRef ran, LLVMValueRef v,
+                           LLVMValueRef no) {
+  return LLVMBuildSelect(g->b, ran, v, no, "");
+}
+
 void zy_reverse_memory_finish(ZyGen *g) {
   for (size_t k = 0; k < g->ext_reallocs.len; k++) {
     LLVMValueRef call = g->ext_reallocs.data[k];
     LLVMPositionBuilderBefore(g->b, g->retinst);
-    LLVMValueRef old = zy_shadow_lookup(g, LLVMGetOperand(call, 0));
+    LLVMValueRef slot = g->ext_realloc_ran.data[k];
+    LLVMValueRef ran = LLVMBuildLoad2(g->b, LLVMGetAllocatedType(slot), slot,
+                                      "zymase.realloc.ran");
+    LLVMValueRef null = LLVMConstNull(LLVMTypeOf(call));
+    LLVMValueRef old =
+        if_ran(g, ran, zy_shadow_lookup(g, LLVMGetOperand(call, 0)), null);
     ZyTy t = realloc_type(g, call);
     if (zy_ty_is_float(t) && !zy_freed_here(call)) {
       /* The caller reaches the gradient through the new shadow. */
       LLVMValueRef fn = move_helper(g, zy_ty_llvm(g, t));
-      LLVMValueRef args[3] = {old, zy_shadow_lookup(g, call),
-                              realloc_kept(g, call)};
+      LLVMValueRef kept = realloc_kept(g, call);
+      LLVMValueRef args[3] = {
+          old, if_ran(g, ran, zy_shadow_lookup(g, call), null),
+          if_ran(g, ran, kept, LLVMConstNull(LLVMTypeOf(kept)))};
       LLVMBuildCall2(g->b, LLVMGlobalGetValueType(fn), fn, args, 3, "");
     }
     /* realloc freed the primal's old block: its shadow goes too. */

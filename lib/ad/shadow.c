@@ -191,20 +191,41 @@ static LLVMValueRef allocation_size(ZyGen *g, LLVMValueRef p) {
   return size;
 }
 
+/* The old size of the caller's block that realloc `i` (copied as `c`)
+ * resizes, which the function does not know: the usable size of the
+ * primal block, taken before the call frees it, and no more than the
+ * shadow's (the caller's shadow past the primal's block holds nothing of
+ * it, whatever it holds).  Kept as the call's tape for the reverse
+ * sweep (realloc_kept, reverse_memory.c). */
+static LLVMValueRef caller_block_size(ZyGen *g, LLVMValueRef i, LLVMValueRef c,
+                                      LLVMValueRef from) {
+  LLVMBasicBlockRef at = LLVMGetInsertBlock(g->b);
+  LLVMPositionBuilderBefore(g->b, c);
+  LLVMValueRef primal = zy_call_usable_size(g->b, map(g, LLVMGetOperand(i, 0)));
+  LLVMPositionBuilderAtEnd(g->b, at);
+  LLVMValueRef shadow = zy_call_usable_size(g->b, from);
+  LLVMValueRef old =
+      LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntULT, primal, shadow, ""),
+                      primal, shadow, "zymase.realloc.old");
+  zy_map_put(&g->tapes, i, old);
+  return old;
+}
+
 /* realloc(p, n): a new shadow holding the old shadow's contents, zero
  * beyond; the old shadow stays alive for the reverse sweep, which moves
  * the adjoints of the kept bytes back to it.  The old size is the
  * allocation's in this function, else (memory from the caller) the
- * usable size of the old shadow's heap block. */
-static LLVMValueRef shadow_realloc(ZyGen *g, LLVMValueRef i, const char *name) {
-  LLVMContextRef c = g->zm->ctx;
+ * usable size of the primal's old block (caller_block_size). */
+static LLVMValueRef shadow_realloc(ZyGen *g, LLVMValueRef i, LLVMValueRef c,
+                                   const char *name) {
+  LLVMContextRef ctx = g->zm->ctx;
   LLVMValueRef n = LLVMBuildZExtOrBitCast(g->b, map(g, LLVMGetOperand(i, 1)),
-                                          LLVMInt64TypeInContext(c), "");
+                                          LLVMInt64TypeInContext(ctx), "");
   LLVMValueRef s = zy_call_malloc(g->b, n, name);
   LLVMValueRef from = shadow_of(g, LLVMGetOperand(i, 0)), sn, sm;
   int mine = zy_allocation_size(g, LLVMGetOperand(i, 0), &sn, &sm);
   LLVMValueRef old = mine ? allocation_size(g, LLVMGetOperand(i, 0))
-                          : zy_call_usable_size(g->b, from);
+                          : caller_block_size(g, i, c, from);
   LLVMValueRef keep = LLVMBuildSelect(
       g->b, LLVMBuildICmp(g->b, LLVMIntULT, old, n, ""), old, n, "");
   ZyTy t = zy_uniform_type(g, i, 1LL << 62);
@@ -218,8 +239,8 @@ static LLVMValueRef shadow_realloc(ZyGen *g, LLVMValueRef i, const char *name) {
    * sweep moves the adjoints back into the old shadow). */
   if (!mine)
     zero(g, from, keep);
-  LLVMValueRef tail = LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(c), s, &keep,
-                                    1, "");
+  LLVMValueRef tail =
+      LLVMBuildGEP2(g->b, LLVMInt8TypeInContext(ctx), s, &keep, 1, "");
   zero(g, tail, LLVMBuildSub(g->b, n, keep, ""));
   return s;
 }
@@ -255,7 +276,7 @@ static LLVMValueRef shadow_allocation(ZyGen *g, LLVMValueRef i,
     return s;
   }
   if (zy_activity_allocation(i) == ZY_ALLOC_REALLOC)
-    return shadow_realloc(g, i, name);
+    return shadow_realloc(g, i, c, name);
   /* malloc, new, calloc, aligned_alloc, a registered allocator: the same
    * call again. */
   unsigned n = LLVMGetNumArgOperands(c);

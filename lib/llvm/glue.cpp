@@ -183,7 +183,9 @@ extern "C" void zy_llvm_infer_call_effects(LLVMValueRef fn,
       // errno does not matter to AD) are marked as such.
       ValueToValueMapTy VMap;
       Function *Copy = CloneFunction(Callee, VMap);
-      bool CopyErrno = usesErrno(*Copy);
+      // Nor where the caller looks at errno: its load after the call
+      // would be folded, out of the check's sight.
+      bool CopyErrno = Errno || usesErrno(*Copy);
       for (Instruction &J : instructions(*Copy))
         if (auto *C = dyn_cast<CallBase>(&J);
             C && !CopyErrno && pure(wrap(C)))

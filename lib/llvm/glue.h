@@ -62,7 +62,7 @@ int zy_llvm_has_calls_in_loops(LLVMValueRef fn);
  * Calls in `fn` itself for which `pure` returns 1 (math functions, whose
  * errno write does not matter to AD) are marked as not accessing memory,
  * so that loads (a loop's bound) can move past them, unless the function
- * itself uses errno. */
+ * itself uses errno (then neither are the callees'). */
 void zy_llvm_infer_call_effects(LLVMValueRef fn, int (*pure)(LLVMValueRef));
 /* Whether `fn` is the C library's errno accessor (glibc's
  * __errno_location, the BSDs' __error, Windows' _errno). */

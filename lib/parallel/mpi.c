@@ -384,11 +384,39 @@ static int check_types(ZyMpiCall *c) {
   }
 }
 
+/* Whether an MPI call of g's primal moves floating-point data (its
+ * reverse communicates). */
+static int communicates_floats(ZyGen *g) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->primal); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      const ZyMpiRow *r =
+          LLVMIsACallInst(i) ? zy_mpi_row(LLVMGetCalledValue(i)) : NULL;
+      if (!r || r->kind == ZY_MPI_INACTIVE || r->kind == ZY_MPI_REFUSED)
+        continue;
+      ZyMpiCall c;
+      zy_mpi_init(&c, g, i);
+      for (int k = 0; zy_mpi_arg(&c, 't', k); k++)
+        if (!zy_mpi_type_ignored(&c, k) &&
+            zy_mpi_elem(zy_mpi_arg(&c, 't', k)) != ZY_MPI_EL_NONE)
+          return 1;
+    }
+  return 0;
+}
+
 static int check_call(ZyGen *g, LLVMValueRef call, const ZyMpiRow *r) {
   ZyMpiCall c;
   g->cur = call;
   const char *name = callee_name(call);
   const char *bare = name + (name[0] == 'P' ? 5 : 4);
+  if (!strcmp(bare, "Comm_free") && communicates_floats(g))
+    return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                        "free the communicator after the gradient returns, "
+                        "outside the differentiated function",
+                        "'%s' in a function whose reverse pass communicates: "
+                        "the reverse pass would use the freed communicator",
+                        name);
   if (r->kind == ZY_MPI_REFUSED && (!strncmp(bare, "Intercomm_", 10) ||
                                     !strcmp(bare, "Comm_create_intercomm")))
     return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,

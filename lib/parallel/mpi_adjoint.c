@@ -210,7 +210,7 @@ static int rev_send(ZyMpiCall *c) {
                        lk(c, 't', 0),
                        lk(c, 'p', 0),
                        lk(c, 'g', 0),
-                       lk(c, 'c', 0),
+                       zy_mpi_comm(c),
                        zy_mpi_status_ignore(c)};
   zy_mpi_emit(c, "Recv", "pihiihp", a);
   LLVMValueRef buf = zy_mpi_buffer(c, 0);
@@ -224,7 +224,7 @@ static int rev_recv(ZyMpiCall *c) {
   LLVMValueRef n = lk(c, 'n', 0), by = bytes_of(c, el, n, NULL), own, src, tag;
   LLVMValueRef s = shadow_or_zeros(c, zy_mpi_buffer(c, 0), by, &own);
   actual_source(c, &src, &tag);
-  LLVMValueRef a[6] = {s, n, lk(c, 't', 0), src, tag, lk(c, 'c', 0)};
+  LLVMValueRef a[6] = {s, n, lk(c, 't', 0), src, tag, zy_mpi_comm(c)};
   zy_mpi_emit(c, "Send", "pihiih", a);
   done_with(c, s, own, unless_proc_null(c, src, by));
   return 0;
@@ -252,7 +252,7 @@ static int rev_sendrecv(ZyMpiCall *c) {
                         lk(c, 't', 0),
                         lk(c, 'p', 0),
                         lk(c, 'g', 0),
-                        lk(c, 'c', 0),
+                        zy_mpi_comm(c),
                         zy_mpi_status_ignore(c)};
   zy_mpi_emit(c, "Sendrecv", "pihiipihiihp", a);
   if (er)
@@ -285,7 +285,7 @@ static int rev_sendrecv_replace(ZyMpiCall *c) {
                         dt,
                         lk(c, 'p', 0),
                         lk(c, 'g', 0),
-                        lk(c, 'c', 0),
+                        zy_mpi_comm(c),
                         zy_mpi_status_ignore(c)};
   zy_mpi_emit(c, "Sendrecv", "pihiipihiihp", a);
   done_with(c, s, own, unless_proc_null(c, src, by));
@@ -297,7 +297,7 @@ static int rev_sendrecv_replace(ZyMpiCall *c) {
 /* --- Collectives -------------------------------------------------------- */
 
 static int rev_barrier(ZyMpiCall *c) {
-  LLVMValueRef comm = lk(c, 'c', 0);
+  LLVMValueRef comm = zy_mpi_comm(c);
   zy_mpi_emit(c, "Barrier", "h", &comm);
   return 0;
 }
@@ -315,7 +315,7 @@ static int rev_bcast(ZyMpiCall *c) {
   LLVMValueRef tmp = zy_mpi_zeroed(c, by), root = is_root(c);
   LLVMValueRef zero = LLVMConstInt(c->i64, 0, 0);
   LLVMValueRef a[7] = {
-      s, tmp, n, lk(c, 't', 0), sum_op(c), lk(c, 'R', 0), lk(c, 'c', 0)};
+      s, tmp, n, lk(c, 't', 0), sum_op(c), lk(c, 'R', 0), zy_mpi_comm(c)};
   zy_mpi_emit(c, "Reduce", "ppihhih", a);
   LLVMBuildMemCpy(c->b, s, 1, tmp, 1, pick(c, root, by, zero));
   clear(c, s, pick(c, root, zero, by));
@@ -365,7 +365,7 @@ static int rev_reduce(ZyMpiCall *c) {
     LLVMBuildMemCpy(c->b, tmp, 1, rs, 1, rby);
     clear(c, rs, rby);
   }
-  LLVMValueRef a[5] = {tmp, n, lk(c, 't', 0), lk(c, 'R', 0), lk(c, 'c', 0)};
+  LLVMValueRef a[5] = {tmp, n, lk(c, 't', 0), lk(c, 'R', 0), zy_mpi_comm(c)};
   zy_mpi_emit(c, "Bcast", "pihih", a);
   add_reduced(c, tmp, n, el);
   release(c, tmp);
@@ -379,7 +379,7 @@ static int rev_allreduce(ZyMpiCall *c) {
   LLVMValueRef n = lk(c, 'n', 0), by = bytes_of(c, el, n, NULL), own;
   LLVMValueRef rs = shadow_or_zeros(c, zy_mpi_buffer(c, 1), by, &own);
   LLVMValueRef tmp = zy_mpi_zeroed(c, by);
-  LLVMValueRef a[6] = {rs, tmp, n, lk(c, 't', 0), sum_op(c), lk(c, 'c', 0)};
+  LLVMValueRef a[6] = {rs, tmp, n, lk(c, 't', 0), sum_op(c), zy_mpi_comm(c)};
   zy_mpi_emit(c, "Allreduce", "ppihhh", a);
   done_with(c, rs, own, by);
   add_reduced(c, tmp, n, el);
@@ -390,7 +390,7 @@ static int rev_allreduce(ZyMpiCall *c) {
 /* Gather: the root scatters its receive shadow back. */
 static int rev_gather(ZyMpiCall *c) {
   ZyMpiElem el = elem(c, 0);
-  LLVMValueRef comm = lk(c, 'c', 0), root = is_root(c), own;
+  LLVMValueRef comm = zy_mpi_comm(c), root = is_root(c), own;
   LLVMValueRef sn = lk(c, 'n', 0), sby = bytes_of(c, el, sn, NULL);
   LLVMValueRef rby =
       pick(c, root, bytes_of(c, el, lk(c, 'n', 1), zy_mpi_size(c, comm)),
@@ -410,7 +410,7 @@ static int rev_gather(ZyMpiCall *c) {
 /* Scatter: the receive shadows are gathered and added at the root. */
 static int rev_scatter(ZyMpiCall *c) {
   ZyMpiElem el = elem(c, 0);
-  LLVMValueRef comm = lk(c, 'c', 0), root = is_root(c), own;
+  LLVMValueRef comm = zy_mpi_comm(c), root = is_root(c), own;
   LLVMValueRef rn = lk(c, 'n', 1), rby = bytes_of(c, el, rn, NULL);
   LLVMValueRef all = pick(c, root,
                           LLVMBuildMul(c->b, zy_mpi_i64(c, lk(c, 'n', 0)),
@@ -433,7 +433,7 @@ static int rev_scatter(ZyMpiCall *c) {
  * the rank that sent it (Reduce_scatter_block); Alltoall: transposed. */
 static int rev_allgather_alltoall(ZyMpiCall *c, int all) {
   ZyMpiElem el = elem(c, 0);
-  LLVMValueRef comm = lk(c, 'c', 0), own, size = zy_mpi_size(c, comm);
+  LLVMValueRef comm = zy_mpi_comm(c), own, size = zy_mpi_size(c, comm);
   LLVMValueRef sn = lk(c, 'n', 0), rn = lk(c, 'n', 1);
   LLVMValueRef stotal =
       all ? LLVMBuildMul(c->b, zy_mpi_i64(c, sn), zy_mpi_i64(c, size), "")
@@ -475,7 +475,7 @@ static void zero_except_block(ZyMpiCall *c, LLVMValueRef s, LLVMValueRef rank,
  * blocks go back to them, and their shadows are zeroed. */
 static int rev_gather_in_place(ZyMpiCall *c) {
   ZyMpiElem el = elem(c, 1);
-  LLVMValueRef comm = lk(c, 'c', 0), own, size = zy_mpi_size(c, comm);
+  LLVMValueRef comm = zy_mpi_comm(c), own, size = zy_mpi_size(c, comm);
   LLVMValueRef rn = lk(c, 'n', 1), block = bytes_of(c, el, rn, NULL);
   LLVMValueRef rby = bytes_of(c, el, rn, size);
   LLVMValueRef rs = shadow_or_zeros(c, zy_mpi_buffer(c, 1), rby, &own);
@@ -499,7 +499,7 @@ static int rev_gather_in_place(ZyMpiCall *c) {
  * root's block of the temporary stays zero) and added. */
 static int rev_scatter_in_place(ZyMpiCall *c) {
   ZyMpiElem el = elem(c, 0);
-  LLVMValueRef comm = lk(c, 'c', 0), sn = lk(c, 'n', 0);
+  LLVMValueRef comm = zy_mpi_comm(c), sn = lk(c, 'n', 0);
   LLVMValueRef all = LLVMBuildMul(c->b, zy_mpi_i64(c, sn),
                                   zy_mpi_i64(c, zy_mpi_size(c, comm)), "");
   LLVMValueRef tmp = zy_mpi_zeroed(c, bytes_of(c, el, all, NULL));
@@ -521,7 +521,7 @@ static int rev_scatter_in_place(ZyMpiCall *c) {
 /* Each rank's block of the receive buffer was its input. */
 static int rev_allgather_in_place(ZyMpiCall *c) {
   ZyMpiElem el = elem(c, 1);
-  LLVMValueRef comm = lk(c, 'c', 0), size = zy_mpi_size(c, comm);
+  LLVMValueRef comm = zy_mpi_comm(c), size = zy_mpi_size(c, comm);
   LLVMValueRef rn = lk(c, 'n', 1), rby = bytes_of(c, el, rn, size), own;
   LLVMValueRef rbuf = zy_mpi_buffer(c, 1);
   LLVMValueRef rs = shadow_or_zeros(c, rbuf, rby, &own);
@@ -559,8 +559,12 @@ int zy_mpi_forward(ZyGen *g, LLVMValueRef call, int after) {
   ZyMpiCall c;
   zy_mpi_init(&c, g, call);
   c.forward = 1;
-  if (!after)
+  if (!after) {
+    /* Made here, before the first call on the communicator, so that every
+     * rank that calls MPI on it takes part in the duplication. */
+    zy_mpi_comm(&c);
     return moves_floats(&c) ? zy_mpi_check_intra(&c) : 0;
+  }
   /* A Wait does not know the datatype: it finds out from its record. */
   if (c.row->kind >= ZY_MPI_WAIT && c.row->kind <= ZY_MPI_REQUEST_FREE)
     return zy_mpi_forward_request(&c);

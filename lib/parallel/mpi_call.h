@@ -136,6 +136,15 @@ int zy_mpi_reverse_request(ZyMpiCall *c);
 int zy_mpi_forward_collective(ZyMpiCall *c);
 int zy_mpi_reverse_collective(ZyMpiCall *c);
 
+/* The communicator the adjoint communication of the call uses, at the
+ * builder (mpi_types.c): a duplicate of the call's communicator, made the
+ * first time (a collective call: the forward sweep asks for it before
+ * every call with a communicator) and kept as an attribute of it, freed
+ * with it, so that no message of the program (a receive from
+ * MPI_ANY_SOURCE with MPI_ANY_TAG still pending) can match an adjoint
+ * message.  NULL for a call without a communicator. */
+LLVMValueRef zy_mpi_comm(ZyMpiCall *c);
+
 /* Forward, before the call (mpi_types.c): a call of a helper that stops
  * the program with a message naming the call when its communicator is
  * an intercommunicator. */

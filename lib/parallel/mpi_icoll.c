@@ -38,7 +38,7 @@ static LLVMValueRef read_buffer(ZyMpiCall *c) {
 int zy_mpi_forward_collective(ZyMpiCall *c) {
   ZyMpiElem el = zy_mpi_elem(zy_mpi_arg(c, 't', 0));
   LLVMValueRef n = fwd(c, zy_mpi_arg(c, 'n', 0));
-  LLVMValueRef comm = fwd(c, zy_mpi_arg(c, 'c', 0));
+  LLVMValueRef comm = zy_mpi_comm(c);
   LLVMValueRef rec =
       zy_call_malloc(c->b, LLVMSizeOf(zy_mpi_rec_type(c)), "mpi.record");
   LLVMValueRef buf = read_buffer(c);

@@ -136,7 +136,7 @@ int zy_mpi_forward_reduce(ZyMpiCall *c) {
   ZyMpiOp op = zy_mpi_op(zy_mpi_arg(c, 'o', 0));
   LLVMValueRef fc = zy_map_get(&c->g->vmap, c->call);
   LLVMValueRef n = fwd(c, zy_mpi_arg(c, 'n', 0));
-  LLVMValueRef comm = fwd(c, zy_mpi_arg(c, 'c', 0));
+  LLVMValueRef comm = zy_mpi_comm(c);
   LLVMValueRef by = LLVMBuildMul(
       c->b, zy_mpi_i64(c, n), LLVMConstInt(c->i64, zy_mpi_el_size(el), 0), "");
   LLVMValueRef x = fwd(c, zy_mpi_buffer(c, 0));
@@ -203,7 +203,7 @@ int zy_mpi_reverse_scan(ZyMpiCall *c) {
   ZyMpiElem el = zy_mpi_elem(zy_mpi_arg(c, 't', 0));
   LLVMTypeRef ft = zy_mpi_el_type(c, el);
   int ex = c->row->kind == ZY_MPI_EXSCAN;
-  LLVMValueRef n = lk(c, 'n', 0), dt = lk(c, 't', 0), comm = lk(c, 'c', 0);
+  LLVMValueRef n = lk(c, 'n', 0), dt = lk(c, 't', 0), comm = zy_mpi_comm(c);
   LLVMValueRef by = LLVMBuildMul(
       c->b, zy_mpi_i64(c, n), LLVMConstInt(c->i64, zy_mpi_el_size(el), 0), "");
   LLVMValueRef zero = LLVMConstInt(c->i64, 0, 0);
@@ -250,7 +250,7 @@ int zy_mpi_reverse_scan(ZyMpiCall *c) {
  * block of every rank's input (Allgather). */
 int zy_mpi_reverse_reduce_scatter(ZyMpiCall *c) {
   ZyMpiElem el = zy_mpi_elem(zy_mpi_arg(c, 't', 0));
-  LLVMValueRef n = lk(c, 'n', 0), dt = lk(c, 't', 0), comm = lk(c, 'c', 0);
+  LLVMValueRef n = lk(c, 'n', 0), dt = lk(c, 't', 0), comm = zy_mpi_comm(c);
   LLVMValueRef size = zy_mpi_i64(c, zy_mpi_size(c, comm));
   LLVMValueRef es = LLVMConstInt(c->i64, zy_mpi_el_size(el), 0);
   LLVMValueRef by = LLVMBuildMul(c->b, zy_mpi_i64(c, n), es, "");
@@ -278,7 +278,7 @@ int zy_mpi_reverse_loc(ZyMpiCall *c) {
   ZyMpiElem el = zy_mpi_elem(zy_mpi_arg(c, 't', 0));
   LLVMTypeRef ft = zy_mpi_el_type(c, el);
   int all = c->row->kind == ZY_MPI_ALLREDUCE;
-  LLVMValueRef n = lk(c, 'n', 0), comm = lk(c, 'c', 0);
+  LLVMValueRef n = lk(c, 'n', 0), comm = zy_mpi_comm(c);
   LLVMValueRef fsize = LLVMConstInt(c->i64, value_size(el), 0);
   LLVMValueRef zero = LLVMConstInt(c->i64, 0, 0);
   LLVMValueRef dt = el == ZY_MPI_EL_FLOAT_INT

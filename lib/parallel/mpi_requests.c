@@ -313,7 +313,7 @@ static int forward_post(ZyMpiCall *c) {
   zy_mpi_rec_set(c, rec, R_TYPE, zy_mpi_rec_to_bits(c, fwd_arg(c, 't')));
   zy_mpi_rec_set(c, rec, R_PEER, fwd_arg(c, 'p'));
   zy_mpi_rec_set(c, rec, R_TAG, fwd_arg(c, 'g'));
-  zy_mpi_rec_set(c, rec, R_COMM, zy_mpi_rec_to_bits(c, fwd_arg(c, 'c')));
+  zy_mpi_rec_set(c, rec, R_COMM, zy_mpi_rec_to_bits(c, zy_mpi_comm(c)));
   zy_mpi_rec_set(c, rec, R_TMP, LLVMConstNull(c->ptr));
   zy_mpi_rec_set(c, rec, R_REQ, zy_mpi_rec_request_null(c));
   zy_mpi_rec_set(c, rec, R_BYTES,

@@ -1,7 +1,8 @@
 /* mpi_types.c - run-time MPI handles in differentiated code: datatypes
  * made by MPI_Type_contiguous (or MPI_Type_dup) of MPI_DOUBLE/MPI_FLOAT,
- * rewritten to count * k base elements before the sweeps, and the check
- * that an active call's communicator is not an intercommunicator.
+ * rewritten to count * k base elements before the sweeps, the check
+ * that an active call's communicator is not an intercommunicator, and the
+ * duplicate of each communicator that the adjoint communication uses.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "mpi_call.h"
 
@@ -442,4 +443,146 @@ int zy_mpi_check_intra(ZyMpiCall *c) {
                        LLVMBuildGlobalStringPtr(c->b, msg, "mpi.msg")};
   LLVMBuildCall2(c->b, LLVMGlobalGetValueType(fn), fn, a, 2, "");
   return 0;
+}
+
+/* --- Adjoint communicators ------------------------------------------------ */
+
+/* An i32 of the program shared by its modules (the keyval of the adjoint
+ * communicators, and whether it was made), zero at the start. */
+static LLVMValueRef shared_i32(ZyMpiCall *c, const char *name) {
+  LLVMValueRef gv = LLVMGetNamedGlobal(c->mod, name);
+  if (gv)
+    return gv;
+  gv = LLVMAddGlobal(c->mod, c->i32, name);
+  LLVMSetInitializer(gv, LLVMConstInt(c->i32, 0, 0));
+  LLVMSetLinkage(gv, LLVMLinkOnceODRLinkage);
+  LLVMSetVisibility(gv, LLVMHiddenVisibility);
+  return gv;
+}
+
+static LLVMValueRef to_handle(ZyMpiCall *c, LLVMValueRef p) {
+  return c->mpich ? LLVMBuildPtrToInt(c->b, p, c->i32, "") : p;
+}
+
+static LLVMValueRef to_pointer(ZyMpiCall *c, LLVMValueRef h) {
+  return c->mpich ? LLVMBuildIntToPtr(c->b, h, c->ptr, "") : h;
+}
+
+/* int copy(h comm, i32 keyval, ptr extra, ptr in, ptr out, ptr flag): a
+ * duplicate of the communicator gets no adjoint communicator of its own
+ * (MPI_COMM_NULL_COPY_FN; it makes its own when used). */
+static LLVMValueRef comm_copy_fn(ZyMpiCall *c, const char *prefix) {
+  char name[64];
+  snprintf(name, sizeof name, "zymase.%s.comm.copy", prefix);
+  LLVMTypeRef params[6] = {c->h, c->i32, c->ptr, c->ptr, c->ptr, c->ptr};
+  LLVMValueRef fn;
+  if (!helper(c, name, c->i32, params, 6, &fn))
+    return fn;
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c->ctx);
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c->ctx, fn, ""));
+  LLVMBuildStore(b, LLVMConstInt(c->i32, 0, 0), LLVMGetParam(fn, 5));
+  LLVMBuildRet(b, LLVMConstInt(c->i32, 0, 0));
+  LLVMDisposeBuilder(b);
+  return fn;
+}
+
+/* int delete(h comm, i32 keyval, ptr value, ptr extra): the
+ * communicator is freed, its adjoint communicator (the value) too, unless
+ * MPI is finalized already (Open MPI deletes MPI_COMM_WORLD's attributes
+ * in MPI_Finalize). */
+static LLVMValueRef comm_delete_fn(ZyMpiCall *c, const char *prefix) {
+  char name[64];
+  snprintf(name, sizeof name, "zymase.%s.comm.delete", prefix);
+  LLVMTypeRef params[4] = {c->h, c->i32, c->ptr, c->ptr};
+  LLVMValueRef fn;
+  if (!helper(c, name, c->i32, params, 4, &fn))
+    return fn;
+  LLVMBuilderRef saved = c->b;
+  c->b = LLVMCreateBuilderInContext(c->ctx);
+  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c->ctx, fn, "entry"),
+                    live = LLVMAppendBasicBlockInContext(c->ctx, fn, "free"),
+                    done = LLVMAppendBasicBlockInContext(c->ctx, fn, "done");
+  LLVMPositionBuilderAtEnd(c->b, entry);
+  LLVMValueRef fin = slot(c, c->i32, "finalized"), dup = slot(c, c->h, "dup");
+  LLVMBuildStore(c->b, LLVMConstInt(c->i32, 0, 0), fin);
+  zy_mpi_emit(c, "Finalized", "p", &fin);
+  LLVMValueRef f = LLVMBuildLoad2(c->b, c->i32, fin, "");
+  LLVMBuildCondBr(c->b, LLVMBuildIsNotNull(c->b, f, ""), done, live);
+  LLVMPositionBuilderAtEnd(c->b, live);
+  LLVMBuildStore(c->b, to_handle(c, LLVMGetParam(fn, 2)), dup);
+  zy_mpi_emit(c, "Comm_free", "p", &dup);
+  LLVMBuildBr(c->b, done);
+  LLVMPositionBuilderAtEnd(c->b, done);
+  LLVMBuildRet(c->b, LLVMConstInt(c->i32, 0, 0));
+  LLVMDisposeBuilder(c->b);
+  c->b = saved;
+  return fn;
+}
+
+/* h comm(h comm): the adjoint communicator of `comm`, a duplicate made
+ * (MPI_Comm_dup, collective) the first time and kept as an attribute of
+ * `comm`, freed with it; the keyval is made once per program. */
+static LLVMValueRef comm_fn(ZyMpiCall *c) {
+  const char *prefix = c->pmpi ? "pmpi" : "mpi";
+  char name[64];
+  snprintf(name, sizeof name, "zymase.%s.comm", prefix);
+  LLVMValueRef fn;
+  if (!helper(c, name, c->h, &c->h, 1, &fn))
+    return fn;
+  LLVMValueRef copy = comm_copy_fn(c, prefix), del = comm_delete_fn(c, prefix);
+  LLVMValueRef keyval = shared_i32(c, "zymase.mpi.keyval"),
+               made = shared_i32(c, "zymase.mpi.keyval.made");
+  LLVMBuilderRef saved = c->b;
+  c->b = LLVMCreateBuilderInContext(c->ctx);
+  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c->ctx, fn, "entry"),
+                    create =
+                        LLVMAppendBasicBlockInContext(c->ctx, fn, "keyval"),
+                    look = LLVMAppendBasicBlockInContext(c->ctx, fn, "look"),
+                    found = LLVMAppendBasicBlockInContext(c->ctx, fn, "found"),
+                    dup = LLVMAppendBasicBlockInContext(c->ctx, fn, "dup");
+  LLVMPositionBuilderAtEnd(c->b, entry);
+  LLVMValueRef val = slot(c, c->ptr, "value"), flag = slot(c, c->i32, "flag"),
+               out = slot(c, c->h, "dup");
+  LLVMValueRef m = LLVMBuildLoad2(c->b, c->i32, made, "");
+  LLVMBuildCondBr(c->b, LLVMBuildIsNotNull(c->b, m, ""), look, create);
+  LLVMPositionBuilderAtEnd(c->b, create);
+  LLVMValueRef k[4] = {copy, del, keyval, LLVMConstNull(c->ptr)};
+  zy_mpi_emit(c, "Comm_create_keyval", "pppp", k);
+  LLVMBuildStore(c->b, LLVMConstInt(c->i32, 1, 0), made);
+  LLVMBuildBr(c->b, look);
+  LLVMPositionBuilderAtEnd(c->b, look);
+  LLVMValueRef comm = LLVMGetParam(fn, 0);
+  LLVMValueRef kv = LLVMBuildLoad2(c->b, c->i32, keyval, "keyval");
+  LLVMBuildStore(c->b, LLVMConstInt(c->i32, 0, 0), flag);
+  LLVMValueRef g[4] = {comm, kv, val, flag};
+  zy_mpi_emit(c, "Comm_get_attr", "hipp", g);
+  LLVMValueRef has = LLVMBuildLoad2(c->b, c->i32, flag, "");
+  LLVMBuildCondBr(c->b, LLVMBuildIsNotNull(c->b, has, ""), found, dup);
+  LLVMPositionBuilderAtEnd(c->b, found);
+  LLVMBuildRet(c->b, to_handle(c, LLVMBuildLoad2(c->b, c->ptr, val, "")));
+  LLVMPositionBuilderAtEnd(c->b, dup);
+  LLVMValueRef d[2] = {comm, out};
+  zy_mpi_emit(c, "Comm_dup", "hp", d);
+  LLVMValueRef made_dup = LLVMBuildLoad2(c->b, c->h, out, "");
+  LLVMValueRef s[3] = {comm, kv, to_pointer(c, made_dup)};
+  zy_mpi_emit(c, "Comm_set_attr", "hip", s);
+  LLVMBuildRet(c->b, made_dup);
+  LLVMDisposeBuilder(c->b);
+  c->b = saved;
+  return fn;
+}
+
+LLVMValueRef zy_mpi_comm(ZyMpiCall *c) {
+  LLVMValueRef comm = zy_mpi_arg(c, 'c', 0);
+  if (!comm)
+    return NULL;
+  if (c->forward) {
+    LLVMValueRef m = zy_map_get(&c->g->vmap, comm);
+    comm = m ? m : comm;
+  } else {
+    comm = zy_lookup(c->g, comm);
+  }
+  LLVMValueRef fn = comm_fn(c);
+  return LLVMBuildCall2(c->b, LLVMGlobalGetValueType(fn), fn, &comm, 1,
+                        "mpi.comm");
 }

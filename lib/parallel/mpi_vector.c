@@ -155,7 +155,7 @@ int zy_mpi_reverse_vector(ZyMpiCall *c) {
   ZyMpiElem el = zy_mpi_elem(zy_mpi_arg(c, 't', 0));
   Arrays a;
   arrays(c, &a);
-  LLVMValueRef comm = lk(c, 'c', 0), own, zero = i64c(c, 0);
+  LLVMValueRef comm = zy_mpi_comm(c), own, zero = i64c(c, 0);
   LLVMValueRef root = rooted(c) ? lk(c, 'R', 0) : NULL;
   LLVMValueRef nr =
       LLVMBuildSelect(c->b, significant(c, comm, root), a.size, zero, "");

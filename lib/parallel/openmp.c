@@ -420,6 +420,28 @@ static void reduce_as_critical(LLVMBuilderRef b, LLVMValueRef call,
   LLVMInstructionEraseFromParent(call);
 }
 
+/* __kmpc_dispatch_init_*(loc, gtid, schedule, lb, ub, st, chunk) with the
+ * monotonic modifier instead of the nonmonotonic one (what clang gives
+ * schedule(dynamic) since OpenMP 5): libomp runs nonmonotonic:dynamic as
+ * work stealing, which sometimes gives no thread the last chunk's flag
+ * (lastprivate then keeps the value from before the loop) or aborts
+ * (llvm/llvm-project#86995).  Each thread of the gradient reverses the
+ * iterations it ran whatever the schedule, so the clone may ask for the
+ * monotonic one; the program's own loops keep theirs. */
+enum { SCH_MONOTONIC = 1 << 29, SCH_NONMONOTONIC = 1 << 30 };
+
+static void monotonic_schedule(LLVMValueRef call) {
+  const char *name = LLVMGetValueName(LLVMGetCalledValue(call));
+  LLVMValueRef sched =
+      LLVMGetNumArgOperands(call) > 2 ? LLVMGetOperand(call, 2) : NULL;
+  if (strncmp(name, "__kmpc_dispatch_init_", 21) || !sched ||
+      !LLVMIsAConstantInt(sched))
+    return;
+  unsigned long long v = LLVMConstIntGetZExtValue(sched);
+  v = (v & ~(unsigned long long)SCH_NONMONOTONIC) | SCH_MONOTONIC;
+  LLVMSetOperand(call, 2, LLVMConstInt(LLVMTypeOf(sched), v, 0));
+}
+
 static void calls_of(LLVMValueRef p, ZyVec *out) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(p); bb;
        bb = LLVMGetNextBasicBlock(bb))
@@ -438,6 +460,7 @@ void zy_omp_prepare(LLVMValueRef p) {
   for (size_t k = 0; k < calls.len; k++) {
     LLVMValueRef call = calls.data[k];
     const ZyOmpCall *row = zy_omp_call(LLVMGetCalledValue(call));
+    monotonic_schedule(call);
     if (row->kind == ZY_OMP_FORK)
       make_region(b, call);
     else if (row->kind == ZY_OMP_REDUCE || row->kind == ZY_OMP_END_REDUCE)

@@ -4,7 +4,9 @@
 // MPI_Type_vector, a run-time datatype on integers,
 // floats sent as MPI_BYTE, MPI_IN_PLACE chosen at run time, an MPI call
 // inside an OpenMP parallel region, value-index pairs outside
-// MINLOC/MAXLOC, and intercommunicators made in the differentiated code.
+// MINLOC/MAXLOC, intercommunicators made in the differentiated code, and
+// MPI_Comm_free there when its reverse communicates (before, the reverse
+// used the freed communicator: a crash).
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // REQUIRES: mpi
 // RUN: %not %clang -c -O0 -g %s %mpi-flags -DCASE=1 -o %t.o 2>&1 | %FileCheck %s --check-prefix=PUT --implicit-check-not=PLEASE
@@ -19,6 +21,9 @@
 // RUN: %if mpich %{ %not %clang -c -O2 -g %s %mpich-flags -DCASE=3 -o %t.o 2>&1 | %FileCheck %s --check-prefix=TYPE --implicit-check-not=PLEASE %}
 // RUN: %if mpich %{ %not %clang -c -O0 -g %s %mpich-flags -DCASE=8 -o %t.o 2>&1 | %FileCheck %s --check-prefix=VTYPE --implicit-check-not=PLEASE %}
 // RUN: %if mpich %{ %not %clang -c -O2 -g %s %mpich-flags -DCASE=9 -o %t.o 2>&1 | %FileCheck %s --check-prefix=INTER --implicit-check-not=PLEASE %}
+// RUN: %not %clang -c -O0 -g %s %mpi-flags -DCASE=10 -o %t.o 2>&1 | %FileCheck %s --check-prefix=FREE --implicit-check-not=PLEASE
+// RUN: %not %clang -c -O2 -g %s %mpi-flags -DCASE=10 -o %t.o 2>&1 | %FileCheck %s --check-prefix=FREE --implicit-check-not=PLEASE
+// RUN: %if mpich %{ %not %clang -c -O2 -g %s %mpich-flags -DCASE=10 -o %t.o 2>&1 | %FileCheck %s --check-prefix=FREE --implicit-check-not=PLEASE %}
 // RUN: %not %clang -c -O0 -g %s %mpi-flags -DCASE=4 -o %t.o 2>&1 | %FileCheck %s --check-prefix=BYTE --implicit-check-not=PLEASE
 // RUN: %not %clang -c -O2 -g %s %mpi-flags -DCASE=5 -o %t.o 2>&1 | %FileCheck %s --check-prefix=INPLACE --implicit-check-not=PLEASE
 // RUN: %not %clang -c -O2 -g %s %mpi-flags -DCASE=7 -o %t.o 2>&1 | %FileCheck %s --check-prefix=PAIR --implicit-check-not=PLEASE
@@ -61,6 +66,13 @@ double f(double *x, int n) {
   MPI_Intercomm_create(MPI_COMM_SELF, 0, MPI_COMM_WORLD, 1, 5, &inter);
   MPI_Send(x, n, MPI_DOUBLE, 0, 0, inter);
   y[0] = x[0];
+#elif CASE == 10
+  MPI_Comm mine;
+  MPI_Comm_dup(MPI_COMM_WORLD, &mine);
+  MPI_Allreduce(x, y, 1, MPI_DOUBLE, MPI_SUM, mine);
+  // FREE: mpi-refused.c:[[@LINE+2]]:3: error: [zymase:unsupported] cannot differentiate 'f': 'MPI_Comm_free' in a function whose reverse pass communicates: the reverse pass would use the freed communicator
+  // FREE: hint: free the communicator after the gradient returns
+  MPI_Comm_free(&mine);
 #elif CASE == 4
   // BYTE: mpi-refused.c:[[@LINE+1]]:3: error: [zymase:unsupported] cannot differentiate 'f': 'MPI_Bcast' moves floating-point data (argument 3) with an integer or byte datatype
   MPI_Bcast(x, 8 * n, MPI_BYTE, 0, MPI_COMM_WORLD);
