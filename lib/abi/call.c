@@ -311,6 +311,7 @@ int zy_abi_read_arguments(ZyCall *c) {
     unsigned p = c->nargs;
     if (p >= nparams && c->split && m == ZY_MARK_NONE &&
         c->nextra < sizeof c->extra / sizeof *c->extra) {
+      c->extraop[c->nextra] = k;
       c->extra[c->nextra++] = a; /* the return adjoint or the tape */
       continue;
     }
