@@ -100,9 +100,8 @@ int zy_abi_pack(ZyCall *c, LLVMValueRef v, const char *noun, const char *hint);
  * tape): those fill the first `pbytes` bytes of the declared result, and
  * the fields of `v` follow as in a C struct { char bytes[pbytes]; ... }.
  * The declared type is not checked at the raw bytes. */
-int zy_abi_pack_after(ZyCall *c, LLVMValueRef prefix,
-                      unsigned long long pbytes, LLVMValueRef v,
-                      const char *noun, const char *hint);
+int zy_abi_pack_after(ZyCall *c, LLVMValueRef prefix, unsigned long long pbytes,
+                      LLVMValueRef v, const char *noun, const char *hint);
 
 /* `t` as LLVM writes it, named structs by name only; free() it. */
 char *zy_abi_type_str(LLVMTypeRef t);

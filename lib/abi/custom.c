@@ -416,7 +416,7 @@ int zy_custom_build(ZyModule *zm, ZyGradEntry *e) {
   e->tape_bytes = s.tape == -1 ? 0 : LLVMABISizeOfType(td, tt);
   e->tape_align = LLVMABIAlignmentOfType(td, tt);
   return build_aug(&s, e->sig, e->grad) || build_rev(&s, e->sig, e->rev) ? -1
-                                                                          : 0;
+                                                                         : 0;
 }
 
 int zy_custom_check_call(LLVMValueRef call) {

@@ -80,9 +80,8 @@ int zy_abi_pack(ZyCall *c, LLVMValueRef v, const char *noun, const char *hint) {
   return pack(c, NULL, 0, v, noun, hint);
 }
 
-int zy_abi_pack_after(ZyCall *c, LLVMValueRef prefix,
-                      unsigned long long pbytes, LLVMValueRef v,
-                      const char *noun, const char *hint) {
+int zy_abi_pack_after(ZyCall *c, LLVMValueRef prefix, unsigned long long pbytes,
+                      LLVMValueRef v, const char *noun, const char *hint) {
   return pack(c, prefix, pbytes, v, noun, hint);
 }
 
@@ -169,7 +168,8 @@ static int pack(ZyCall *c, LLVMValueRef prefix, unsigned long long pbytes,
   for (unsigned f = from; f < k + from; f++) {
     LLVMValueRef off = LLVMConstInt(i64, LLVMOffsetOfElement(td, gt, f), 0);
     LLVMValueRef p = LLVMBuildGEP2(b, i8, buf, &off, 1, "");
-    LLVMValueRef st = LLVMBuildStore(b, LLVMBuildExtractValue(b, v, f - from, ""), p);
+    LLVMValueRef st =
+        LLVMBuildStore(b, LLVMBuildExtractValue(b, v, f - from, ""), p);
     if (prefix) /* after the tape's bytes: maybe misaligned */
       LLVMSetAlignment(st, 1);
   }

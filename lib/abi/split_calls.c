@@ -124,7 +124,8 @@ static LLVMValueRef tape_buffer(ZyCall *c) {
   LLVMBuilderRef eb = LLVMCreateBuilderInContext(c->zm->ctx);
   LLVMPositionBuilderBefore(
       eb, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(c->caller)));
-  unsigned long long n = c->allocated > 0 ? (unsigned long long)c->allocated : 1;
+  unsigned long long n =
+      c->allocated > 0 ? (unsigned long long)c->allocated : 1;
   LLVMValueRef buf = LLVMBuildAlloca(
       eb, LLVMArrayType2(LLVMInt8TypeInContext(c->zm->ctx), n), "zymase.tape");
   LLVMSetAlignment(buf, c->tape_align > 16 ? (unsigned)c->tape_align : 16);
@@ -279,8 +280,8 @@ static LLVMValueRef inline_tape_arg(ZyCall *c, LLVMValueRef t, unsigned op) {
   if (have < c->tape_bytes) {
     zy_error(ZY_ERR_BAD_CALL, c->fn, c->call,
              "pass the value __enzyme_augmentfwd returned",
-             "the tape argument has %llu bytes but the tape needs %llu",
-             have, c->tape_bytes);
+             "the tape argument has %llu bytes but the tape needs %llu", have,
+             c->tape_bytes);
     return NULL;
   }
   if (!a && have <= (unsigned long long)c->allocated) {

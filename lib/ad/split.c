@@ -50,8 +50,7 @@ static int math_call(LLVMValueRef v) {
 }
 
 static unsigned long long size_of(ZyGen *g, LLVMValueRef v) {
-  return LLVMABISizeOfType(LLVMGetModuleDataLayout(g->zm->mod),
-                           LLVMTypeOf(v));
+  return LLVMABISizeOfType(LLVMGetModuleDataLayout(g->zm->mod), LLVMTypeOf(v));
 }
 
 /* How many bytes the tape holds for `v` (an instruction outside loops)
@@ -83,8 +82,7 @@ static long long split_cost(ZyGen *g, LLVMValueRef v, int depth) {
   }
   /* Without an inline tape only what needs nothing saved; with one, what
    * needs fewer bytes than itself. */
-  if (total == 0 ||
-      (g->sig.inline_tape && total <= (long long)size_of(g, v)))
+  if (total == 0 || (g->sig.inline_tape && total <= (long long)size_of(g, v)))
     return total;
   return -1;
 }
@@ -157,9 +155,8 @@ static void save_tapes(ZyGen *g, LLVMValueRef aug, LLVMTypeRef tt) {
     LLVMBasicBlockRef fb = zy_map_get(&g->fend, g->retblocks.data[j]);
     LLVMValueRef br = LLVMGetBasicBlockTerminator(fb);
     LLVMPositionBuilderBefore(g->b, br);
-    LLVMValueRef tape = g->sig.inline_tape
-                            ? LLVMGetLastParam(aug)
-                            : zy_call_malloc(g->b, size, "tape");
+    LLVMValueRef tape = g->sig.inline_tape ? LLVMGetLastParam(aug)
+                                           : zy_call_malloc(g->b, size, "tape");
     for (size_t k = 0; k < g->tape.len; k++) {
       LLVMValueRef slot = g->tape.data[k];
       LLVMValueRef v =
