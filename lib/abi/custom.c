@@ -229,7 +229,8 @@ static int build_aug(const Shape *s, ZySig sig, LLVMValueRef w) {
   LLVMValueRef buf = NULL;
   LLVMValueRef r = call_user(b, s->c->aug, s->aug_sret, args, s->nuser, &buf);
   LLVMTypeRef wt = LLVMGetReturnType(LLVMGlobalGetValueType(w));
-  LLVMValueRef out = LLVMGetUndef(wt);
+  int none = LLVMGetTypeKind(wt) == LLVMVoidTypeKind; /* inline, no result */
+  LLVMValueRef out = none ? NULL : LLVMGetUndef(wt);
   unsigned f = 0, np = LLVMCountParams(s->c->fn);
   if (LLVMGetTypeKind(s->ret) != LLVMVoidTypeKind) {
     LLVMValueRef res = LLVMGetPoison(s->ret);
@@ -252,7 +253,10 @@ static int build_aug(const Shape *s, ZySig sig, LLVMValueRef w) {
   if (sig.inline_tape) {
     if (s->tape != -1)
       LLVMBuildStore(b, tape, LLVMGetLastParam(w));
-    LLVMBuildRet(b, out);
+    if (none)
+      LLVMBuildRetVoid(b);
+    else
+      LLVMBuildRet(b, out);
     LLVMDisposeBuilder(b);
     return 0;
   }

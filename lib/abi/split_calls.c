@@ -197,7 +197,10 @@ static const char *const INLINE_HINT =
  * (unless enzyme_noret). */
 static int give_augmented(ZyCall *c, LLVMValueRef res, LLVMValueRef inl) {
   LLVMTypeRef rty = LLVMTypeOf(res);
-  unsigned last = LLVMCountStructElementTypes(rty) - 1, n = 0, f = 0;
+  unsigned nf = LLVMGetTypeKind(rty) == LLVMStructTypeKind
+                    ? LLVMCountStructElementTypes(rty)
+                    : 0; /* (void: an inline tape and no result) */
+  unsigned last = nf - 1, n = 0, f = 0;
   LLVMValueRef vals[3];
   LLVMTypeRef types[3];
   LLVMValueRef tape =

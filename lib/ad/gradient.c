@@ -65,7 +65,7 @@ static LLVMValueRef declare_gradient(LLVMValueRef fn, ZySig sig) {
 
 /* Split mode's pair.  aug(params, shadows) -> { result?, ptr tape };
  * rev(params, shadows, dret?, ptr tape) -> adjoints.  Inline tape:
- * aug(params, shadows, ptr tape) -> { result? }. */
+ * aug(params, shadows, ptr tape) -> { result? } (void without one). */
 static void declare_split(LLVMValueRef fn, ZySig sig, LLVMValueRef *aug,
                           LLVMValueRef *rev) {
   LLVMTypeRef fty = LLVMGlobalGetValueType(fn);
@@ -91,10 +91,12 @@ static void declare_split(LLVMValueRef fn, ZySig sig, LLVMValueRef *aug,
            sig.nofree ? ".nofree" : "", sig.inline_tape ? ".inline" : "");
   if (sig.inline_tape)
     params[n] = ptr; /* aug's only: the caller's memory for the tape */
+  /* (an empty struct would be an incomplete return array for nvptx) */
+  LLVMTypeRef aret =
+      nf ? LLVMStructTypeInContext(c, fields, nf, 0) : LLVMVoidTypeInContext(c);
   *aug = LLVMAddFunction(
       LLVMGetGlobalParent(fn), name,
-      LLVMFunctionType(LLVMStructTypeInContext(c, fields, nf, 0), params,
-                       n + (sig.inline_tape ? 1 : 0), 0));
+      LLVMFunctionType(aret, params, n + (sig.inline_tape ? 1 : 0), 0));
   if (sig.active_ret)
     params[n++] = ret;
   params[n++] = ptr;

@@ -163,6 +163,11 @@ static void save_tapes(ZyGen *g, LLVMValueRef aug, LLVMTypeRef tt) {
           LLVMBuildLoad2(g->b, LLVMGetAllocatedType(slot), slot, "");
       LLVMBuildStore(g->b, v, tape_field(g->b, tt, tape, k));
     }
+    if (LLVMGetTypeKind(rty) == LLVMVoidTypeKind) { /* inline, no result */
+      LLVMBuildRetVoid(g->b);
+      LLVMInstructionEraseFromParent(br);
+      continue;
+    }
     LLVMValueRef r = LLVMGetUndef(rty);
     unsigned f = 0;
     LLVMValueRef pv = g->retvals.data[j];

@@ -7,10 +7,14 @@
 // strings).  A gradient registered on the device side
 // (`__device__ void *__enzyme_register_gradient_cube[3]`) is the device's
 // registration; its host copy is skipped.  Gradients against central finite
-// differences of the same __host__ __device__ code, -O0 and -O2.
+// differences of the same __host__ __device__ code, -O0 and -O2; built
+// for a real GPU too (ptxas takes the PTX), and run where there is one.
 // REQUIRES: cuda
 // RUN: %gpu-clang -O0 %s -o %t0 && %t0
 // RUN: %gpu-clang -O2 %s -o %t2 && %t2
+// RUN: %if cuda-native %{ %cuda-native -O0 %s -o %tn0 %}
+// RUN: %if cuda-native %{ %cuda-native -O2 %s -o %tn2 %}
+// RUN: %if cuda-gpu %{ %tn0 && %tn2 %}
 #include "gpu-check.h"
 
 __device__ int enzyme_dup, enzyme_const, enzyme_active, enzyme_out,

@@ -11,10 +11,14 @@
 // computed from the thread's numbers (indices, addresses, the `idx < 100`
 // branch) are computed again in the reverse, as Enzyme does, so the tapes
 // hold the loaded values only.  Gradients against central finite
-// differences of the same __host__ __device__ code, -O0 and -O2.
+// differences of the same __host__ __device__ code, -O0 and -O2; built
+// for a real GPU too (ptxas takes the PTX), and run where there is one.
 // REQUIRES: cuda
 // RUN: %gpu-clang -O0 %s -o %t0 && %t0
 // RUN: %gpu-clang -O2 %s -o %t2 && %t2
+// RUN: %if cuda-native %{ %cuda-native -O0 %s -o %tn0 %}
+// RUN: %if cuda-native %{ %cuda-native -O2 %s -o %tn2 %}
+// RUN: %if cuda-gpu %{ %tn0 && %tn2 %}
 // RUN: %gpu-clang -O2 -mllvm -zymase-print-cache %s -o %t2 2>&1 | %FileCheck %s --check-prefix=TAPE
 // TAPE-LABEL: cache of the gradient of '_Z5body8PKdPd' (split mode)
 // TAPE-COUNT-1: load: double, 8 bytes, once, in a stack slot
