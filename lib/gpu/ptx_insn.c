@@ -147,8 +147,11 @@ LLVMValueRef zy_ptx_runtime(ZyPtx *p, const char *name, LLVMTypeRef ret,
 /* Special registers: the lane, the lane masks. */
 LLVMValueRef zy_ptx_special(ZyPtx *p, const char *s) {
   static const char *const names[] = {
-      "laneid",      "lanemask_eq", "lanemask_lt", "lanemask_le",
-      "lanemask_gt", "lanemask_ge", "warpsize"};
+      "laneid",      "lanemask_eq", "lanemask_lt", "lanemask_le", "lanemask_gt",
+      "lanemask_ge", "warpsize",    "tid.x",       "tid.y",       "tid.z",
+      "ntid.x",      "ntid.y",      "ntid.z",      "ctaid.x",     "ctaid.y",
+      "ctaid.z",     "nctaid.x",    "nctaid.y",    "nctaid.z",    "clock",
+      "clock64",     "globaltimer"};
   char full[64];
   for (size_t k = 0; k < sizeof names / sizeof *names; k++)
     if (!strcmp(s + 1, names[k])) {
@@ -159,6 +162,43 @@ LLVMValueRef zy_ptx_special(ZyPtx *p, const char *s) {
       return zy_ptx_intrinsic(p, full, NULL, 0, NULL, 0);
     }
   return NULL;
+}
+
+/* A literal: an integer (decimal, hex, octal, an optional U), a float's
+ * bits (0fXXXXXXXX, 0dXXXXXXXXXXXXXXXX) or a decimal float, the latter
+ * only where a float of `bits` bits is wanted (`fp`); NULL for anything
+ * else, never a misread value. */
+static LLVMValueRef literal(ZyPtx *p, const char *s, unsigned bits, int fp) {
+  const char *t = s + (s[0] == '-');
+  char *end;
+  if (t[0] == '0' && strchr("fFdD", t[1]) && t[1]) {
+    unsigned w = t[1] == 'f' || t[1] == 'F' ? 32 : 64;
+    unsigned long long u = strtoull(t + 2, &end, 16);
+    if (*end || end == t + 2)
+      return NULL;
+    LLVMValueRef v =
+        zy_ptx_as_float(p, LLVMConstInt(zy_ptx_int_type(p, w), u, 0), w);
+    if (s[0] == '-')
+      v = LLVMBuildFNeg(p->b, v, "");
+    if (fp && bits && bits != w)
+      v = LLVMBuildFPCast(p->b, v, zy_ptx_float_type(p, bits), "");
+    return v;
+  }
+  int hex = t[0] == '0' && (t[1] == 'x' || t[1] == 'X');
+  if (!hex && strpbrk(t, ".eE")) {
+    double d = strtod(s, &end);
+    if (*end || !fp || (bits != 32 && bits != 64))
+      return NULL;
+    return LLVMConstReal(zy_ptx_float_type(p, bits), d);
+  }
+  unsigned long long u = strtoull(t, &end, 0);
+  if (*end == 'U' || *end == 'u')
+    end++;
+  if (*end || end == t)
+    return NULL;
+  if (s[0] == '-')
+    u = 0 - u;
+  return LLVMConstInt(zy_ptx_int_type(p, bits ? bits : 32), u, 0);
 }
 
 /* The value of operand text `s` as an integer of `bits` bits (a float of
@@ -175,11 +215,7 @@ LLVMValueRef zy_ptx_get(ZyPtx *p, const char *s, unsigned bits, int fp) {
   } else if (s[0] == '%') {
     v = zy_ptx_special(p, s);
   } else if (isdigit((unsigned char)s[0]) || s[0] == '-') {
-    long long n = strtoll(s, NULL, 0);
-    if (s[0] == '-' && s[1] == '0' && (s[2] == 'x' || s[2] == 'X'))
-      n = -(long long)strtoull(s + 1, NULL, 0);
-    v = LLVMConstInt(zy_ptx_int_type(p, bits ? bits : 32),
-                     (unsigned long long)n, 1);
+    v = literal(p, s, bits, fp);
   } else {
     ZyPtxReg *r = zy_ptx_reg(p, s, 0);
     v = r ? r->v : NULL;

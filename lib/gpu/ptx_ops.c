@@ -30,12 +30,28 @@ static LLVMValueRef k_int(ZyPtx *p, unsigned bits, unsigned long long v) {
   return LLVMConstInt(zy_ptx_int_type(p, bits), v, 0);
 }
 
+/* Whether every part of `in` between its opcode and its type is one of
+ * `ok` (so that a modifier this interpreter does not build, .sat, .cc,
+ * a rounding other than .rn, is refused, never dropped). */
+static int only(const ZyPtxInsn *in, const char *const *ok) {
+  for (unsigned k = 1; k + 1 < in->nparts; k++) {
+    int known = 0;
+    for (const char *const *o = ok; *o && !known; o++)
+      known = !strcmp(in->part[k], *o);
+    if (!known)
+      return 0;
+  }
+  return 1;
+}
+
+static const char *const NONE[] = {NULL};
+
 /* mov: a value, a special register, or `{lo, hi}` packed or unpacked. */
 static int op_mov(ZyPtx *p, const ZyPtxInsn *in) {
   int fp, sg;
   unsigned w = zy_ptx_type_bits(in, &fp, &sg);
   char *d[4], *s[4];
-  if (!w || in->nops != 2)
+  if (!w || in->nops != 2 || !only(in, NONE))
     return -1;
   unsigned nd = zy_ptx_vector(in->op[0], d, 4),
            ns = zy_ptx_vector(in->op[1], s, 4);
@@ -76,9 +92,10 @@ static LLVMValueRef minmax(ZyPtx *p, int max, int fp, int sg, LLVMValueRef a,
 
 /* add sub mul min max and or xor (mul: .lo, .hi, .wide). */
 static int op_arith(ZyPtx *p, const ZyPtxInsn *in) {
+  static const char *const ok[] = {"lo", "hi", "wide", "rn", "ftz", NULL};
   int fp, sg;
   unsigned w = zy_ptx_type_bits(in, &fp, &sg);
-  if (!w || in->nops != 3)
+  if (!w || in->nops != 3 || !only(in, ok))
     return -1;
   const char *op = in->part[0];
   LLVMValueRef a = zy_ptx_get(p, in->op[1], w, fp),
@@ -119,7 +136,9 @@ static int op_arith(ZyPtx *p, const ZyPtxInsn *in) {
 static int op_not(ZyPtx *p, const ZyPtxInsn *in) {
   int fp, sg;
   unsigned w = zy_ptx_type_bits(in, &fp, &sg);
-  LLVMValueRef a = in->nops == 2 && w ? zy_ptx_get(p, in->op[1], w, 0) : NULL;
+  LLVMValueRef a = in->nops == 2 && w && only(in, NONE)
+                       ? zy_ptx_get(p, in->op[1], w, 0)
+                       : NULL;
   return a ? dest(p, in, in->op[0], LLVMBuildNot(p->b, a, "")) : -1;
 }
 
@@ -128,7 +147,7 @@ static int op_not(ZyPtx *p, const ZyPtxInsn *in) {
 static int op_shift(ZyPtx *p, const ZyPtxInsn *in) {
   int fp, sg;
   unsigned w = zy_ptx_type_bits(in, &fp, &sg);
-  if (!w || fp || in->nops != 3)
+  if (!w || fp || in->nops != 3 || !only(in, NONE))
     return -1;
   LLVMValueRef a = zy_ptx_get(p, in->op[1], w, 0),
                n = zy_ptx_get(p, in->op[2], 32, 0);
@@ -226,7 +245,7 @@ static int op_setp(ZyPtx *p, const ZyPtxInsn *in) {
 static int op_selp(ZyPtx *p, const ZyPtxInsn *in) {
   int fp, sg;
   unsigned w = zy_ptx_type_bits(in, &fp, &sg);
-  if (!w || in->nops != 4)
+  if (!w || in->nops != 4 || !only(in, NONE))
     return -1;
   LLVMValueRef a = zy_ptx_get(p, in->op[1], w, fp),
                b = zy_ptx_get(p, in->op[2], w, fp),
