@@ -8,8 +8,9 @@
 #   bin/zymase-clang-NN                            component "plugin"
 #   bin/zymase-clang, include/zymase/enzyme.h,     component "common": the
 #   lib/cmake/Zymase/, share/doc/zymase/,          same for every major
-#   lib/zymase/zymase-gpu-on-cpu, libzymase-gpu.a  (GPU on CPU: the
-#                                                  pipeline and the runtime)
+#   lib/zymase/zymase-gpu-on-cpu, libzymase-gpu.a, (GPU on CPU: the
+#   zymase_gpu.h, zymase_cuda_api.h                pipeline, the runtime and
+#                                                  what CUDA files include)
 # Installs of several majors into one prefix add up; the Debian packages
 # (cmake/package.cmake) are one per component, zymase-llvmNN and
 # zymase-common, so that they co-install.

@@ -108,10 +108,12 @@ cuda_files = [os.path.join(cuda_path, "bin", "ptxas"),
 if "cuda" in config.available_features and \
         all(os.path.exists(f) for f in cuda_files):
     config.available_features.add("cuda-native")
+    cccl = os.path.join(cuda_path, "include", "cccl")
+    cccl = f"-isystem {cccl} " if os.path.isdir(cccl) else ""
     config.substitutions.append(("%cuda-native", (
         f"{bin}/clang++ -x cuda --cuda-gpu-arch=sm_80 --cuda-path={cuda_path} "
         "-Xclang -target-sdk-version=12.0 -Wno-unknown-cuda-version "
-        f"-fpass-plugin={plugin} -I{inc} -I{pub} -L{cuda_path}/lib64 "
+        f"-fpass-plugin={plugin} -I{inc} -I{pub} {cccl}-L{cuda_path}/lib64 "
         f"-Wl,-rpath,{cuda_path}/lib64 -lcudart")))
     import shutil as _sh, subprocess as _sp
     if _sh.which("nvidia-smi"):

@@ -43,9 +43,11 @@ typedef struct ZyCall {
   LLVMValueRef shadows[64];
   unsigned nargs, nshadows;
   LLVMValueRef extra[4]; /* (split) values after the last parameter     */
+  unsigned extraop[4];   /* ... and their operand indices                */
   unsigned nextra;
   /* Split-mode options. */
   long long allocated;   /* enzyme_allocated's size, -1 if not given    */
+  unsigned long long tape_bytes, tape_align; /* an inline tape's layout */
   LLVMValueRef tape_ptr; /* enzyme_tape's pointer, or NULL              */
   const char *ret_name;  /* the return marker's name, for errors       */
   int nofree, noret, primal_return;
@@ -94,6 +96,13 @@ void zy_abi_seeds_release(ZyModule *zm);
  * 0, or -1 after reporting an error. */
 int zy_abi_pack(ZyCall *c, LLVMValueRef v, const char *noun, const char *hint);
 
+/* The same after `pbytes` raw bytes copied from `prefix` (an inline
+ * tape): those fill the first `pbytes` bytes of the declared result, and
+ * the fields of `v` follow as in a C struct { char bytes[pbytes]; ... }.
+ * The declared type is not checked at the raw bytes. */
+int zy_abi_pack_after(ZyCall *c, LLVMValueRef prefix, unsigned long long pbytes,
+                      LLVMValueRef v, const char *noun, const char *hint);
+
 /* `t` as LLVM writes it, named structs by name only; free() it. */
 char *zy_abi_type_str(LLVMTypeRef t);
 
@@ -106,12 +115,12 @@ int zy_lower_autodiff_call(ZyModule *zm, LLVMValueRef call);
  * enzyme_dup, ...). */
 int zy_abi_marker_known(const char *name);
 
-/* Fills in the body of a gradient of `fn` (split: the augmented forward
- * `grad` and the reverse `rev`, as zy_gradient_split makes them) from the
- * custom gradient registered for `fn`, called through Enzyme's
+/* Fills in the body of gradient `e` of e->fn (split: the augmented
+ * forward e->grad and the reverse e->rev, as zy_gradient_split makes
+ * them; with an inline tape, e->tape_bytes and e->tape_align too) from the
+ * custom gradient registered for e->fn, called through Enzyme's
  * conventions (custom.c).  Returns 0, or -1 after reporting an error. */
-int zy_custom_build(ZyModule *zm, LLVMValueRef fn, ZySig sig,
-                    LLVMValueRef grad, LLVMValueRef rev);
+int zy_custom_build(ZyModule *zm, ZyGradEntry *e);
 
 /* Checks that a call to a function with a custom gradient can be
  * differentiated: its result, when used, must come from the augmented

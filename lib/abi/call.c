@@ -26,6 +26,8 @@ static const struct {
 } known[] = {
       {"const", ZY_MARK_CONST},
       {"out", ZY_MARK_OUT},
+      {"active", ZY_MARK_OUT}, /* the name of OUT_DIFF in Enzyme's activity
+                                  strings (its MLIR passes) */
       {"dup", ZY_MARK_DUP},
       {"dupnoneed", ZY_MARK_DUPNONEED},
       {"allocated", ZY_MARK_ALLOCATED},
@@ -251,9 +253,9 @@ static int read_activity(ZyCall *c, ZyMarker m, const char *mname,
   int fp = zy_type_differentiable(pt);
   if (m == ZY_MARK_OUT && !fp)
     return zy_error(ZY_ERR_BAD_MARKER, c->fn, c->call, NULL,
-                    "enzyme_out marks argument %u, which is not a "
+                    "%s marks argument %u, which is not a "
                     "floating-point value",
-                    p + 1);
+                    mname, p + 1);
   if ((m == ZY_MARK_DUP || m == ZY_MARK_DUPNONEED) && pk != LLVMPointerTypeKind)
     return zy_error(ZY_ERR_BAD_MARKER, c->fn, c->call, NULL,
                     "'%s' marks argument %u, which is not a pointer", mname,
@@ -309,6 +311,7 @@ int zy_abi_read_arguments(ZyCall *c) {
     unsigned p = c->nargs;
     if (p >= nparams && c->split && m == ZY_MARK_NONE &&
         c->nextra < sizeof c->extra / sizeof *c->extra) {
+      c->extraop[c->nextra] = k;
       c->extra[c->nextra++] = a; /* the return adjoint or the tape */
       continue;
     }

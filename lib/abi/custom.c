@@ -197,9 +197,17 @@ static LLVMValueRef field(LLVMBuilderRef b, LLVMValueRef v, int idx) {
   return idx == -2 ? v : LLVMBuildExtractValue(b, v, idx, "");
 }
 
+/* The type of the tape the user's aug returns (ptr when none). */
+static LLVMTypeRef user_tape_type(const Shape *s, LLVMContextRef ctx) {
+  if (s->tape == -1)
+    return LLVMPointerTypeInContext(ctx, 0);
+  return s->tape == -2 ? s->rt : LLVMStructGetTypeAtIndex(s->rt, s->tape);
+}
+
 /* The augmented forward wrapper: runs aug, returns { result, shadow,
  * ptr tape } as zy_gradient_split's aug does.  A tape that is not a
- * pointer travels boxed on the heap. */
+ * pointer travels boxed on the heap; an inline tape is written to the
+ * caller's memory (the wrapper's last parameter) as it is. */
 static int build_aug(const Shape *s, ZySig sig, LLVMValueRef w) {
   LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(w));
   LLVMModuleRef mod = LLVMGetGlobalParent(w);
@@ -221,7 +229,8 @@ static int build_aug(const Shape *s, ZySig sig, LLVMValueRef w) {
   LLVMValueRef buf = NULL;
   LLVMValueRef r = call_user(b, s->c->aug, s->aug_sret, args, s->nuser, &buf);
   LLVMTypeRef wt = LLVMGetReturnType(LLVMGlobalGetValueType(w));
-  LLVMValueRef out = LLVMGetUndef(wt);
+  int none = LLVMGetTypeKind(wt) == LLVMVoidTypeKind; /* inline, no result */
+  LLVMValueRef out = none ? NULL : LLVMGetUndef(wt);
   unsigned f = 0, np = LLVMCountParams(s->c->fn);
   if (LLVMGetTypeKind(s->ret) != LLVMVoidTypeKind) {
     LLVMValueRef res = LLVMGetPoison(s->ret);
@@ -239,8 +248,19 @@ static int build_aug(const Shape *s, ZySig sig, LLVMValueRef w) {
   if (sig.dup_ret)
     out = LLVMBuildInsertValue(b, out, field(b, r, s->dres), f++, "");
   LLVMValueRef tape = LLVMConstNull(ptr);
-  if (s->tape != -1) {
+  if (s->tape != -1)
     tape = field(b, r, s->tape);
+  if (sig.inline_tape) {
+    if (s->tape != -1)
+      LLVMBuildStore(b, tape, LLVMGetLastParam(w));
+    if (none)
+      LLVMBuildRetVoid(b);
+    else
+      LLVMBuildRet(b, out);
+    LLVMDisposeBuilder(b);
+    return 0;
+  }
+  if (s->tape != -1) {
     if (!is_ptr(LLVMTypeOf(tape))) {
       LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
       LLVMTargetDataRef td = LLVMGetModuleDataLayout(mod);
@@ -318,9 +338,10 @@ static int build_rev(const Shape *s, ZySig sig, LLVMValueRef w) {
   }
   LLVMValueRef tape = LLVMGetParam(w, nw - 1), box = NULL;
   if (s->tape != -1) {
-    LLVMTypeRef tt = s->tape == -2 ? s->rt
-                                   : LLVMStructGetTypeAtIndex(s->rt, s->tape);
-    if (!is_ptr(tt)) {
+    LLVMTypeRef tt = user_tape_type(s, ctx);
+    if (sig.inline_tape)
+      tape = LLVMBuildLoad2(b, tt, tape, "tape");
+    else if (!is_ptr(tt)) {
       box = tape;
       tape = LLVMBuildLoad2(b, tt, box, "tape");
     }
@@ -387,15 +408,19 @@ static int build_combined(ZyModule *zm, const ZyCustom *c, ZySig sig,
   return 0;
 }
 
-int zy_custom_build(ZyModule *zm, LLVMValueRef fn, ZySig sig, LLVMValueRef grad,
-                    LLVMValueRef rev) {
-  const ZyCustom *c = zy_registry_custom(fn);
+int zy_custom_build(ZyModule *zm, ZyGradEntry *e) {
+  const ZyCustom *c = zy_registry_custom(e->fn);
   Shape s;
   if (shape_of(c, &s))
     return -1;
-  if (!sig.split)
-    return build_combined(zm, c, sig, grad);
-  return build_aug(&s, sig, grad) || build_rev(&s, sig, rev) ? -1 : 0;
+  if (!e->sig.split)
+    return build_combined(zm, c, e->sig, e->grad);
+  LLVMTypeRef tt = user_tape_type(&s, LLVMGetModuleContext(zm->mod));
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(zm->mod);
+  e->tape_bytes = s.tape == -1 ? 0 : LLVMABISizeOfType(td, tt);
+  e->tape_align = LLVMABIAlignmentOfType(td, tt);
+  return build_aug(&s, e->sig, e->grad) || build_rev(&s, e->sig, e->rev) ? -1
+                                                                         : 0;
 }
 
 int zy_custom_check_call(LLVMValueRef call) {

@@ -181,12 +181,13 @@ static int is_entry_call(LLVMValueRef v) {
 }
 
 /* A user of `v` other than a call to an entry point (one that could not
- * be lowered has been reported already), directly or through a load:
- * where a marker is used for something else.  NULL if there is none. */
+ * be lowered has been reported already) or a device variable's
+ * registration (registry.h), directly or through a load: where a marker
+ * is used for something else.  NULL if there is none. */
 static LLVMValueRef live_use(LLVMValueRef v) {
   for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
-    if (is_entry_call(user))
+    if (is_entry_call(user) || zy_registry_device_var_call(user))
       continue;
     if (!LLVMIsALoadInst(user))
       return user;

@@ -41,9 +41,9 @@ static int holds(LLVMTargetDataRef td, LLVMTypeRef t, unsigned long long off,
  * return type; otherwise the caller would read the bits as something
  * else. */
 static int check_layout(ZyCall *c, LLVMTargetDataRef td, LLVMTypeRef gt,
-                        const char *noun, const char *hint) {
+                        unsigned from, const char *noun, const char *hint) {
   unsigned k = LLVMCountStructElementTypes(gt);
-  for (unsigned f = 0; f < k; f++) {
+  for (unsigned f = from; f < k; f++) {
     LLVMTypeRef want = LLVMStructGetTypeAtIndex(gt, f);
     unsigned long long off = LLVMOffsetOfElement(td, gt, f);
     if (holds(td, c->rt, off, want))
@@ -53,7 +53,7 @@ static int check_layout(ZyCall *c, LLVMTargetDataRef td, LLVMTypeRef gt,
     zy_error(ZY_ERR_BAD_RETURN, c->fn, c->call, hint,
              "%s %u (%s) does not match the declared return type %s at "
              "byte %llu",
-             noun, f + 1, ws, rs, off);
+             noun, f + 1 - from, ws, rs, off);
     free(ws);
     free(rs);
     return -1;
@@ -61,14 +61,47 @@ static int check_layout(ZyCall *c, LLVMTargetDataRef td, LLVMTypeRef gt,
   return 0;
 }
 
+/* The layout of what is packed: `pbytes` raw bytes (if any), then the
+ * fields of `gt` at C offsets. */
+static LLVMTypeRef packed_type(ZyCall *c, LLVMTypeRef gt,
+                               unsigned long long pbytes) {
+  LLVMTypeRef fields[8];
+  unsigned n = 0, k = LLVMCountStructElementTypes(gt);
+  fields[n++] = LLVMArrayType2(LLVMInt8TypeInContext(c->zm->ctx), pbytes);
+  for (unsigned f = 0; f < k && n < 8; f++)
+    fields[n++] = LLVMStructGetTypeAtIndex(gt, f);
+  return LLVMStructTypeInContext(c->zm->ctx, fields, n, 0);
+}
+
+static int pack(ZyCall *c, LLVMValueRef prefix, unsigned long long pbytes,
+                LLVMValueRef v, const char *noun, const char *hint);
+
 int zy_abi_pack(ZyCall *c, LLVMValueRef v, const char *noun, const char *hint) {
+  return pack(c, NULL, 0, v, noun, hint);
+}
+
+int zy_abi_pack_after(ZyCall *c, LLVMValueRef prefix, unsigned long long pbytes,
+                      LLVMValueRef v, const char *noun, const char *hint) {
+  return pack(c, prefix, pbytes, v, noun, hint);
+}
+
+static int pack(ZyCall *c, LLVMValueRef prefix, unsigned long long pbytes,
+                LLVMValueRef v, const char *noun, const char *hint) {
   LLVMBuilderRef b = c->b;
   LLVMTypeRef rt = c->rt;
   LLVMTargetDataRef td = LLVMGetModuleDataLayout(c->zm->mod);
   LLVMTypeRef gt = LLVMTypeOf(v);
   int none = LLVMGetTypeKind(gt) == LLVMVoidTypeKind;
   unsigned k = none ? 0 : LLVMCountStructElementTypes(gt);
+  if (prefix) { /* the raw bytes are field 0 */
+    gt = packed_type(c, gt, pbytes);
+    none = 0;
+  }
+  unsigned from = prefix ? 1 : 0;
   if (!c->out && LLVMGetTypeKind(rt) == LLVMVoidTypeKind) {
+    if (prefix)
+      return zy_error(ZY_ERR_BAD_RETURN, c->fn, c->call, hint,
+                      "the call returns void, so the tape would be lost");
     /* As Enzyme: the gradients of active scalars are dropped (those of
      * dup pointers are in their shadows anyway). */
     if (k && !strcmp(noun, "gradient")) {
@@ -88,7 +121,7 @@ int zy_abi_pack(ZyCall *c, LLVMValueRef v, const char *noun, const char *hint) {
                       k == 1 ? "is" : "are", k, noun, k == 1 ? "" : "s");
     return 0;
   }
-  if (k == 1 && !c->out && zy_type_differentiable(rt) &&
+  if (k == 1 && !prefix && !c->out && zy_type_differentiable(rt) &&
       LLVMGetTypeKind(LLVMStructGetTypeAtIndex(gt, 0)) != LLVMVectorTypeKind &&
       LLVMGetTypeKind(rt) != LLVMStructTypeKind &&
       LLVMGetTypeKind(rt) != LLVMVectorTypeKind) {
@@ -104,15 +137,20 @@ int zy_abi_pack(ZyCall *c, LLVMValueRef v, const char *noun, const char *hint) {
   unsigned long long need = none ? 0 : LLVMABISizeOfType(td, gt);
   unsigned long long have = LLVMABISizeOfType(td, rt);
   if (need > have) {
-    char *s = zy_abi_type_str(rt);
+    char *s = zy_abi_type_str(rt), what[96] = "";
+    if (prefix)
+      snprintf(what, sizeof what, "enzyme_allocated's %llu bytes of tape%s%s",
+               pbytes, k ? " and the " : "", k ? noun : "");
+    else
+      snprintf(what, sizeof what, "the %u %ss", k, noun);
     zy_error(ZY_ERR_BAD_RETURN, c->fn, c->call, hint,
-             "the declared return type (%s, %llu bytes) cannot hold the %u "
-             "%ss (%llu bytes)",
-             s, have, k, noun, need);
+             "the declared return type (%s, %llu bytes) cannot hold %s "
+             "(%llu bytes)",
+             s, have, what, need);
     free(s);
     return -1;
   }
-  if (k && check_layout(c, td, gt, noun, hint))
+  if (k && check_layout(c, td, gt, from, noun, hint))
     return -1;
   LLVMValueRef buf = c->out;
   if (!buf) {
@@ -125,10 +163,15 @@ int zy_abi_pack(ZyCall *c, LLVMValueRef v, const char *noun, const char *hint) {
   }
   LLVMTypeRef i8 = LLVMInt8TypeInContext(c->zm->ctx);
   LLVMTypeRef i64 = LLVMInt64TypeInContext(c->zm->ctx);
-  for (unsigned f = 0; f < k; f++) {
+  if (prefix) /* (the declared type's alignment may be 1) */
+    LLVMBuildMemCpy(b, buf, 1, prefix, 1, LLVMConstInt(i64, pbytes, 0));
+  for (unsigned f = from; f < k + from; f++) {
     LLVMValueRef off = LLVMConstInt(i64, LLVMOffsetOfElement(td, gt, f), 0);
     LLVMValueRef p = LLVMBuildGEP2(b, i8, buf, &off, 1, "");
-    LLVMBuildStore(b, LLVMBuildExtractValue(b, v, f, ""), p);
+    LLVMValueRef st =
+        LLVMBuildStore(b, LLVMBuildExtractValue(b, v, f - from, ""), p);
+    if (prefix) /* after the tape's bytes: maybe misaligned */
+      LLVMSetAlignment(st, 1);
   }
   if (!c->out)
     LLVMReplaceAllUsesWith(c->call, LLVMBuildLoad2(b, rt, buf, ""));

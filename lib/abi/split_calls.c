@@ -8,6 +8,7 @@
 #include "ad/irutil.h"
 
 #include <llvm-c/Target.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 static const char *entry(ZyCall *c) {
@@ -74,8 +75,14 @@ static unsigned long long tape_size(ZyCall *c) {
   return LLVMABISizeOfType(td, LLVMPointerTypeInContext(c->zm->ctx, 0));
 }
 
+/* enzyme_allocated without enzyme_tape: the tape travels by value, in
+ * the N bytes of the declared result and of the reverse's argument (as
+ * Enzyme's inline tape). */
+static int inline_tape(ZyCall *c) { return c->allocated >= 0 && !c->tape_ptr; }
+
 static int check_allocated(ZyCall *c) {
-  if (c->allocated < 0 || (unsigned long long)c->allocated >= tape_size(c))
+  if (c->allocated < 0 || inline_tape(c) ||
+      (unsigned long long)c->allocated >= tape_size(c))
     return 0;
   return zy_error(ZY_ERR_BAD_CALL, c->fn, c->call,
                   "allocate __enzyme_augmentsize((void*)f, ...) bytes",
@@ -90,12 +97,40 @@ static int prepare(ZyCall *c, int reverse, LLVMValueRef *aug,
   if (zy_abi_read_arguments(c) || return_activity(c) || check_allocated(c))
     return -1;
   c->sig.nofree = reverse && c->nofree;
+  c->sig.inline_tape = inline_tape(c);
   ZyTT *seeds = zy_abi_seeds(c);
   int err = zy_gradient_split(c->zm, c->fn, c->sig, seeds, aug, rev);
   zy_abi_free_seeds(c, seeds);
   for (unsigned k = 0; k < c->nshadows; k++)
     c->args[c->nargs++] = c->shadows[k];
-  return err;
+  if (err || !c->sig.inline_tape)
+    return err;
+  zy_gradient_tape_layout(c->zm, *aug, &c->tape_bytes, &c->tape_align);
+  if (c->tape_bytes <= (unsigned long long)c->allocated)
+    return 0;
+  char hint[200];
+  snprintf(hint, sizeof hint,
+           "give enzyme_allocated at least %llu in both calls, and the tape "
+           "a type of as many bytes",
+           c->tape_bytes);
+  return zy_error(ZY_ERR_BAD_CALL, c->fn, c->call, hint,
+                  "the tape needs %llu bytes but enzyme_allocated gives %lld",
+                  c->tape_bytes, c->allocated);
+}
+
+/* Memory for an inline tape in the caller's frame: enzyme_allocated's
+ * bytes, aligned for the tape. */
+static LLVMValueRef tape_buffer(ZyCall *c) {
+  LLVMBuilderRef eb = LLVMCreateBuilderInContext(c->zm->ctx);
+  LLVMPositionBuilderBefore(
+      eb, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(c->caller)));
+  unsigned long long n =
+      c->allocated > 0 ? (unsigned long long)c->allocated : 1;
+  LLVMValueRef buf = LLVMBuildAlloca(
+      eb, LLVMArrayType2(LLVMInt8TypeInContext(c->zm->ctx), n), "zymase.tape");
+  LLVMSetAlignment(buf, c->tape_align > 16 ? (unsigned)c->tape_align : 16);
+  LLVMDisposeBuilder(eb);
+  return buf;
 }
 
 /* A lowered split-mode call: the function, the activity, and the call
@@ -115,7 +150,8 @@ static void record(ZyCall *c, int reverse, LLVMValueRef call) {
 
 static int same_activity(ZySig a, ZySig b) {
   return a.active_args == b.active_args && a.dup_args == b.dup_args &&
-         a.active_ret == b.active_ret && a.dup_ret == b.dup_ret;
+         a.active_ret == b.active_ret && a.dup_ret == b.dup_ret &&
+         a.inline_tape == b.inline_tape;
 }
 
 int zy_check_split_pairs(ZyModule *zm) {
@@ -134,7 +170,8 @@ int zy_check_split_pairs(ZyModule *zm) {
     if (forwards && !match)
       err = zy_error(ZY_ERR_BAD_CALL, r->fn, r->call,
                      "give __enzyme_augmentfwd and __enzyme_reverse the "
-                     "same markers for the arguments and the return",
+                     "same markers for the arguments and the return, and "
+                     "enzyme_allocated (a tape by value) to both or neither",
                      "this __enzyme_reverse differentiates with another "
                      "activity than every __enzyme_augmentfwd of the "
                      "function, so it would misread their tapes");
@@ -150,17 +187,27 @@ static const char *const AUG_HINT =
     "the result; the result's shadow }, without the tape when enzyme_tape "
     "is given and without the result when enzyme_noret is";
 
+static const char *const INLINE_HINT =
+    "declare the result as a type of enzyme_allocated's N bytes (the tape), "
+    "or as a struct { char tape[N]; the result; the result's shadow }, "
+    "without the result when enzyme_noret is given";
+
 /* The values the user gets: the tape (unless it went to enzyme_tape's
- * buffer), the primal result and its shadow (unless enzyme_noret). */
-static int give_augmented(ZyCall *c, LLVMValueRef res) {
+ * buffer, or is inline in `inl`), the primal result and its shadow
+ * (unless enzyme_noret). */
+static int give_augmented(ZyCall *c, LLVMValueRef res, LLVMValueRef inl) {
   LLVMTypeRef rty = LLVMTypeOf(res);
-  unsigned last = LLVMCountStructElementTypes(rty) - 1, n = 0, f = 0;
+  unsigned nf = LLVMGetTypeKind(rty) == LLVMStructTypeKind
+                    ? LLVMCountStructElementTypes(rty)
+                    : 0; /* (void: an inline tape and no result) */
+  unsigned last = nf - 1, n = 0, f = 0;
   LLVMValueRef vals[3];
   LLVMTypeRef types[3];
-  LLVMValueRef tape = LLVMBuildExtractValue(c->b, res, last, "tape");
+  LLVMValueRef tape =
+      inl ? NULL : LLVMBuildExtractValue(c->b, res, last, "tape");
   if (c->tape_ptr) /* a caller's buffer, maybe a char array */
     LLVMSetAlignment(LLVMBuildStore(c->b, tape, c->tape_ptr), 1);
-  else
+  else if (tape)
     vals[n++] = tape;
   if (LLVMGetTypeKind(fn_return(c)) != LLVMVoidTypeKind) {
     if (!c->noret)
@@ -169,6 +216,16 @@ static int give_augmented(ZyCall *c, LLVMValueRef res) {
   }
   if (c->sig.dup_ret && !c->noret)
     vals[n++] = LLVMBuildExtractValue(c->b, res, f, "");
+  for (unsigned k = 0; k < n; k++)
+    types[k] = LLVMTypeOf(vals[k]);
+  if (inl) {
+    LLVMValueRef s =
+        LLVMGetUndef(LLVMStructTypeInContext(c->zm->ctx, types, n, 0));
+    for (unsigned k = 0; k < n; k++)
+      s = LLVMBuildInsertValue(c->b, s, vals[k], k, "");
+    return zy_abi_pack_after(c, inl, (unsigned long long)c->allocated, s,
+                             "result", INLINE_HINT);
+  }
   int void_rt = LLVMGetTypeKind(c->rt) == LLVMVoidTypeKind;
   if (!n && !c->out && !void_rt) { /* nothing to return: Enzyme's undef */
     LLVMReplaceAllUsesWith(c->call, LLVMConstNull(c->rt));
@@ -185,8 +242,6 @@ static int give_augmented(ZyCall *c, LLVMValueRef res) {
     LLVMReplaceAllUsesWith(c->call, tape);
     return 0;
   }
-  for (unsigned k = 0; k < n; k++)
-    types[k] = LLVMTypeOf(vals[k]);
   LLVMValueRef s =
       LLVMGetUndef(LLVMStructTypeInContext(c->zm->ctx, types, n, 0));
   for (unsigned k = 0; k < n; k++)
@@ -203,13 +258,52 @@ static int lower_augmentfwd(ZyCall *c) {
                     "the return adjoint and the tape go to __enzyme_reverse",
                     "too many arguments: '%s' takes %u",
                     LLVMGetValueName(c->fn), LLVMCountParams(c->fn));
+  LLVMValueRef inl = c->sig.inline_tape ? tape_buffer(c) : NULL;
+  if (inl)
+    c->args[c->nargs++] = inl;
   LLVMValueRef res = LLVMBuildCall2(c->b, LLVMGlobalGetValueType(aug), aug,
                                     c->args, c->nargs, "");
-  if (give_augmented(c, res))
+  if (give_augmented(c, res, inl))
     return -1;
   record(c, 0, res);
   LLVMInstructionEraseFromParent(c->call);
   return 0;
+}
+
+/* An inline tape passed to the reverse by value (argument `t`, operand
+ * `op`: a value of any type, or a pointer to a byval copy): its bytes in
+ * a tape buffer.  NULL after reporting an error. */
+static LLVMValueRef inline_tape_arg(ZyCall *c, LLVMValueRef t, unsigned op) {
+  unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
+  LLVMAttributeRef a = LLVMGetCallSiteEnumAttribute(c->call, op + 1, byval);
+  LLVMTypeRef vt = a ? LLVMGetTypeAttributeValue(a) : LLVMTypeOf(t);
+  LLVMValueRef src = t;
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(c->zm->mod);
+  unsigned long long have = LLVMABISizeOfType(td, vt);
+  if (have < c->tape_bytes) {
+    zy_error(ZY_ERR_BAD_CALL, c->fn, c->call,
+             "pass the value __enzyme_augmentfwd returned",
+             "the tape argument has %llu bytes but the tape needs %llu", have,
+             c->tape_bytes);
+    return NULL;
+  }
+  if (!a && have <= (unsigned long long)c->allocated) {
+    src = tape_buffer(c); /* aligned for the tape */
+    LLVMBuildStore(c->b, t, src);
+    return src;
+  }
+  if (!a) {
+    LLVMBuilderRef eb = LLVMCreateBuilderInContext(c->zm->ctx);
+    LLVMPositionBuilderBefore(
+        eb, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(c->caller)));
+    src = LLVMBuildAlloca(eb, vt, "zymase.tape.arg");
+    LLVMDisposeBuilder(eb);
+    LLVMBuildStore(c->b, t, src);
+  }
+  LLVMValueRef buf = tape_buffer(c);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(c->zm->ctx);
+  LLVMBuildMemCpy(c->b, buf, 1, src, 1, LLVMConstInt(i64, c->tape_bytes, 0));
+  return buf;
 }
 
 /* The trailing values of a reverse call: the return adjoint (when the
@@ -241,11 +335,20 @@ static int reverse_tail(ZyCall *c) {
     LLVMSetAlignment(t, 1);
     c->args[c->nargs++] = t;
   } else if (k < c->nextra) {
-    LLVMValueRef t = c->extra[k++];
+    LLVMValueRef t = c->extra[k];
+    unsigned op = c->extraop[k++];
+    if (c->sig.inline_tape && !(t = inline_tape_arg(c, t, op)))
+      return -1;
+    unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
+    if (!c->sig.inline_tape &&
+        LLVMGetCallSiteEnumAttribute(c->call, op + 1, byval))
+      t = LLVMGetUndef(LLVMGetTypeAttributeValue(
+          LLVMGetCallSiteEnumAttribute(c->call, op + 1, byval)));
     if (LLVMTypeOf(t) != ptr) {
       char *have = zy_abi_type_str(LLVMTypeOf(t));
       zy_error(ZY_ERR_BAD_CALL, c->fn, c->call,
-               "pass the pointer __enzyme_augmentfwd returned",
+               "pass the pointer __enzyme_augmentfwd returned (a tape by "
+               "value takes enzyme_allocated, N in both calls)",
                "the tape argument has type %s, not a pointer", have);
       free(have);
       return -1;

@@ -30,6 +30,11 @@ typedef struct ZySig {
   int parallel; /* run by several threads at once (the body of an OpenMP
                    region, or a function it calls): adjoints are added to
                    shared shadow memory atomically (parallel/ownership.c) */
+  int inline_tape; /* (split) the tape is not a heap block: the augmented
+                      forward writes it to memory the caller gives (its
+                      last parameter), the reverse reads it from there
+                      and frees nothing of it (Enzyme's enzyme_allocated
+                      without enzyme_tape: the tape by value)        */
   unsigned long long stable_args; /* (split) bit i: nothing writes the
                    memory pointer argument i reaches between the augmented
                    forward and the reverse, so the reverse may load from it
@@ -62,6 +67,8 @@ typedef struct ZyGradEntry {
   LLVMValueRef rev;  /* (split) the reverse function                    */
   ZyTT *seeds;       /* (split) a copy of the seeds it was made with    */
   unsigned nseeds;
+  unsigned long long tape_bytes, tape_align; /* (sig.inline_tape) the
+                        memory the tape needs: size and alignment       */
   int failed;
 } ZyGradEntry;
 
@@ -70,13 +77,23 @@ void zy_gradient_entry_free(ZyGradEntry *e);
 
 /* Split mode.  The augmented forward function takes the primal's
  * parameters and the dup shadows, runs the primal with its shadows, and
- * returns { result (if not void), its shadow (if sig.dup_ret), ptr tape }; the reverse function takes
- * the same parameters, the return adjoint when active, and the tape, and
- * returns the adjoints of the active arguments (and frees the tape unless
- * sig.nofree).  A nofree pair is made with the seeds of the pair without
- * nofree, so that its reverse reads the tape that pair's forward writes. */
+ * returns { result (if not void), its shadow (if sig.dup_ret), ptr tape };
+ * the reverse function takes the same parameters, the return adjoint when
+ * active, and the tape, and returns the adjoints of the active arguments
+ * (and frees the tape unless sig.nofree).  With sig.inline_tape the
+ * augmented forward returns no tape but takes one more parameter, a
+ * pointer to memory of zy_gradient_tape_layout's size and alignment that
+ * it writes the tape to; the reverse reads it there and frees nothing of
+ * it.  A nofree pair is made with the seeds of the pair without nofree,
+ * so that its reverse reads the tape that pair's forward writes. */
 int zy_gradient_split(ZyModule *zm, LLVMValueRef fn, ZySig sig,
                       const ZyTT *seeds, LLVMValueRef *aug, LLVMValueRef *rev);
+
+/* The size and alignment of the tape of the split pair whose augmented
+ * forward is `aug` (made with sig.inline_tape). */
+void zy_gradient_tape_layout(ZyModule *zm, LLVMValueRef aug,
+                             unsigned long long *bytes,
+                             unsigned long long *align);
 
 /* Returns the gradient of `fn` for `sig`, generating it on first request
  * (recursion is fine: the entry exists before its body).  `seeds` (may be
@@ -158,6 +175,7 @@ typedef struct ZyGen {
    * seeds the return adjoint of the return that was taken. */
   int split;
   ZyVec tape;          /* slots saved in the tape, in order              */
+  unsigned long long tape_bytes, tape_align; /* its layout (zy_split)    */
   ZyVec ext_reallocs;  /* reallocs of memory from the caller: their old
                           shadows get the adjoints back at the end       */
   ZyVec ext_realloc_ran; /* ... and for each, an i1 slot set where the
@@ -415,6 +433,18 @@ int zy_forward_split_call(ZyGen *g, LLVMValueRef call);
 /* split.c: moves the combined function `g->grad` into `aug` and `rev`
  * (declared with their final signatures) and deletes it. */
 void zy_split(ZyGen *g, LLVMValueRef aug, LLVMValueRef rev);
+
+/* split.c, split mode: whether the reverse computes primal `v` (an
+ * instruction outside loops) again at the reverse builder position
+ * (zy_split_recompute) instead of reading it from the tape: arithmetic,
+ * casts and GEPs of the arguments, constants and the GPU thread's
+ * numbers; with an inline tape also what needs fewer bytes saved than
+ * itself (math calls of saved values).  The same for the shadow of primal
+ * pointer `p`: GEPs of an argument's shadow (built by
+ * zy_shadow_recompute). */
+int zy_split_recomputable(ZyGen *g, LLVMValueRef v);
+LLVMValueRef zy_split_recompute(ZyGen *g, LLVMValueRef v);
+int zy_split_shadow_recomputable(ZyGen *g, LLVMValueRef p);
 
 /* Reverse of one instruction family.  Each returns 0, or -1 after
  * reporting an error.  `d` is the adjoint of the instruction's result. */

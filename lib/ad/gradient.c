@@ -64,7 +64,8 @@ static LLVMValueRef declare_gradient(LLVMValueRef fn, ZySig sig) {
 }
 
 /* Split mode's pair.  aug(params, shadows) -> { result?, ptr tape };
- * rev(params, shadows, dret?, ptr tape) -> adjoints. */
+ * rev(params, shadows, dret?, ptr tape) -> adjoints.  Inline tape:
+ * aug(params, shadows, ptr tape) -> { result? } (void without one). */
 static void declare_split(LLVMValueRef fn, ZySig sig, LLVMValueRef *aug,
                           LLVMValueRef *rev) {
   LLVMTypeRef fty = LLVMGlobalGetValueType(fn);
@@ -81,15 +82,21 @@ static void declare_split(LLVMValueRef fn, ZySig sig, LLVMValueRef *aug,
     fields[nf++] = ret;
   if (sig.dup_ret)
     fields[nf++] = ret;
-  fields[nf++] = ptr;
+  if (!sig.inline_tape)
+    fields[nf++] = ptr;
   char name[256];
-  snprintf(name, sizeof name, "__zymase_aug.%s.%llx.d%llx%s%s%s",
+  snprintf(name, sizeof name, "__zymase_aug.%s.%llx.d%llx%s%s%s%s",
            LLVMGetValueName(fn), sig.active_args, sig.dup_args,
            sig.active_ret ? "r" : "", sig.dup_ret ? "s" : "",
-           sig.nofree ? ".nofree" : "");
+           sig.nofree ? ".nofree" : "", sig.inline_tape ? ".inline" : "");
+  if (sig.inline_tape)
+    params[n] = ptr; /* aug's only: the caller's memory for the tape */
+  /* (an empty struct would be an incomplete return array for nvptx) */
+  LLVMTypeRef aret =
+      nf ? LLVMStructTypeInContext(c, fields, nf, 0) : LLVMVoidTypeInContext(c);
   *aug = LLVMAddFunction(
       LLVMGetGlobalParent(fn), name,
-      LLVMFunctionType(LLVMStructTypeInContext(c, fields, nf, 0), params, n, 0));
+      LLVMFunctionType(aret, params, n + (sig.inline_tape ? 1 : 0), 0));
   if (sig.active_ret)
     params[n++] = ret;
   params[n++] = ptr;
@@ -319,7 +326,8 @@ static int same_sig(ZySig a, ZySig b) {
   return a.active_args == b.active_args && a.dup_args == b.dup_args &&
          a.active_ret == b.active_ret && a.dup_ret == b.dup_ret &&
          a.split == b.split && a.nofree == b.nofree &&
-         a.parallel == b.parallel && a.stable_args == b.stable_args;
+         a.inline_tape == b.inline_tape && a.parallel == b.parallel &&
+         a.stable_args == b.stable_args;
 }
 
 /* A failed gradient keeps no body: it becomes an external declaration so
@@ -354,7 +362,7 @@ static ZyGradEntry *generate(ZyModule *zm, LLVMValueRef fn, ZySig sig,
   zy_vec_push(&zm->grads, e);
 
   if (zy_registry_custom(fn)) { /* the user's pair, through wrappers */
-    if (zy_custom_build(zm, fn, sig, e->grad, e->rev)) {
+    if (zy_custom_build(zm, e)) {
       e->failed = 1;
       discard_body(e->grad);
       if (e->rev)
@@ -367,6 +375,8 @@ static ZyGradEntry *generate(ZyModule *zm, LLVMValueRef fn, ZySig sig,
   ZyGen g = {.zm = zm, .user = fn, .grad = work, .sig = sig,
              .split = sig.split, .seeds = seeds};
   int err = build_gradient(&g, e->grad, e->rev);
+  e->tape_bytes = g.tape_bytes;
+  e->tape_align = g.tape_align;
   free_gen(&g);
   if (err) {
     e->failed = 1;
@@ -400,6 +410,17 @@ int zy_gradient_split(ZyModule *zm, LLVMValueRef fn, ZySig sig,
   *aug = e->grad;
   *rev = e->rev;
   return e->failed ? -1 : 0;
+}
+
+void zy_gradient_tape_layout(ZyModule *zm, LLVMValueRef aug,
+                             unsigned long long *bytes,
+                             unsigned long long *align) {
+  *bytes = 0, *align = 1;
+  for (size_t i = 0; i < zm->grads.len; i++) {
+    ZyGradEntry *e = zm->grads.data[i];
+    if (e->sig.split && e->grad == aug)
+      *bytes = e->tape_bytes, *align = e->tape_align ? e->tape_align : 1;
+  }
 }
 
 void zy_gradient_entry_free(ZyGradEntry *e) {

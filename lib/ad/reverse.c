@@ -163,6 +163,8 @@ LLVMValueRef zy_lookup(ZyGen *g, LLVMValueRef v) {
     return v;
   if (zy_loop_of(g, LLVMGetInstructionParent(v)))
     return zy_plan_defer(g, v); /* cached or recomputed: see cacheplan.c */
+  if (zy_split_recomputable(g, v))
+    return zy_split_recompute(g, v); /* rather than saved in the tape */
   return zy_reload(g, zy_map_get(&g->vmap, v), LLVMGetInstructionParent(v));
 }
 

@@ -445,7 +445,7 @@ LLVMValueRef zy_shadow_lookup(ZyGen *g, LLVMValueRef p) {
   ZY_ASSERT(s);
   if (LLVMIsAArgument(p))
     return s;
-  if (zy_shadow_recomputable(g, p)) {
+  if (zy_shadow_recomputable(g, p) || zy_split_shadow_recomputable(g, p)) {
     if (!zy_map_has(&g->reported, s)) {
       zy_map_put(&g->reported, s, s);
       zy_loops_report(g, p, "its shadow recomputed");

@@ -368,8 +368,29 @@ static int add_shadows(LLVMModuleRef m, LLVMValueRef gv) {
                    "same type: each global, then its shadow");
 }
 
+int zy_registry_device_var_call(LLVMValueRef call) {
+  LLVMValueRef f = LLVMIsACallInst(call) ? LLVMGetCalledValue(call) : NULL;
+  if (!f || !LLVMIsAFunction(f))
+    return 0;
+  static const char *const names[] = {
+      "__cudaRegisterVar", "__cudaRegisterManagedVar", "__hipRegisterVar",
+      "__hipRegisterManagedVar"};
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (!strcmp(LLVMGetValueName(f), names[i]))
+      return 1;
+  return 0;
+}
+
+int zy_registry_host_copy(LLVMValueRef g) {
+  for (LLVMUseRef u = LLVMGetFirstUse(g); u; u = LLVMGetNextUse(u))
+    if (zy_registry_device_var_call(LLVMGetUser(u)))
+      return 1;
+  return 0;
+}
+
 /* The registration prefixes Zymase implements, and those it knows but
- * does not implement. */
+ * does not implement.  A device variable's host copy is skipped: the
+ * device side reads the registration. */
 static int read_global(LLVMModuleRef m, LLVMValueRef g) {
   const char *name = LLVMGetValueName(g);
   LLVMValueRef init = LLVMGetInitializer(g);
@@ -379,7 +400,7 @@ static int read_global(LLVMModuleRef m, LLVMValueRef g) {
       err |= read_annotation(m, LLVMGetAggregateElement(init, i));
     return err;
   }
-  if (!starts_with(name, "__enzyme_") || !init)
+  if (!starts_with(name, "__enzyme_") || !init || zy_registry_host_copy(g))
     return 0;
   if (starts_with(name, "__enzyme_register_gradient"))
     return add_custom(m, g);

@@ -51,6 +51,16 @@ typedef struct ZyAllocLike {
  * ignored).  Returns the number of errors reported. */
 int zy_registry_scan(LLVMModuleRef m);
 
+/* The host side of a CUDA or HIP program registers each `__device__`
+ * variable with the runtime in its module constructor
+ * (__cudaRegisterVar, __hipRegisterVar, ...): whether `call` is such a
+ * registration, and whether global `g` is the host's copy of a device
+ * variable (an operand of one).  A marker or registration global declared
+ * as a device variable is the device side's; its host copy is neither a
+ * use nor a registration. */
+int zy_registry_device_var_call(LLVMValueRef call);
+int zy_registry_host_copy(LLVMValueRef g);
+
 /* Before the optimizer runs: the registrations are kept alive
  * (llvm.compiler.used) until the pass reads them.  The functions they name
  * are left as they are: a custom gradient or a rule applies to the calls

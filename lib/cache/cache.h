@@ -89,8 +89,9 @@ unsigned long long zy_stable_args(ZyGen *g, LLVMValueRef call);
 int zy_shadow_recomputable(ZyGen *g, LLVMValueRef p);
 LLVMValueRef zy_shadow_recompute(ZyGen *g, LLVMValueRef p);
 /* The index (in zy_preds) of the predecessor the forward sweep entered
- * loop block `bb` from, recomputed from the branch that decided it, or
- * NULL when that cannot be done without a cache. */
+ * loop block `bb` (in split mode, any block) from, recomputed from the
+ * branch that decided it, or NULL when that cannot be done without a
+ * cache (a tape slot). */
 LLVMValueRef zy_recompute_pred(ZyGen *g, LLVMBasicBlockRef bb);
 
 /* An induction variable `phi` (start + step * iteration): its start

@@ -197,7 +197,7 @@ static LLVMValueRef plan_value(ZyGen *g, LLVMValueRef v) {
   ZyLoop *l = zy_loop_of(g, pbb);
   LLVMValueRef fv = zy_map_get(&g->vmap, v);
   if (!l)
-    return zy_reload(g, fv, pbb);
+    return zy_lookup(g, v); /* (split mode: maybe computed again) */
   void *how = zy_map_get(&g->plan, v);
   if (how != RECOMPUTED || !legal(g, v))
     return zy_loops_reload(g, fv, l);

@@ -339,7 +339,7 @@ static int edge_side(ZyGen *g, LLVMBasicBlockRef d, LLVMValueRef t,
 LLVMValueRef zy_recompute_pred(ZyGen *g, LLVMBasicBlockRef bb) {
   ZyLoop *l = zy_loop_of(g, bb);
   ZyVec *preds = zy_preds(g, bb);
-  if (!l || preds->len != 2)
+  if ((!l && !g->split) || preds->len != 2) /* (split: else on the tape) */
     return NULL;
   LLVMBasicBlockRef d = zy_llvm_domtree_idom(g->dt, bb);
   LLVMValueRef t = d ? LLVMGetBasicBlockTerminator(d) : NULL;
@@ -347,7 +347,8 @@ LLVMValueRef zy_recompute_pred(ZyGen *g, LLVMBasicBlockRef bb) {
       !LLVMIsConditional(t))
     return NULL;
   LLVMValueRef c = LLVMGetCondition(t);
-  if (!invariant_in(g, c, l) && !zy_recomputable_free(g, c))
+  if (l ? !invariant_in(g, c, l) && !zy_recomputable_free(g, c)
+        : LLVMIsAInstruction(c) && !zy_split_recomputable(g, c))
     return NULL;
   int s0 = edge_side(g, d, t, preds->data[0], bb);
   int s1 = edge_side(g, d, t, preds->data[1], bb);

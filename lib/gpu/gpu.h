@@ -30,6 +30,12 @@ int zy_gpu_to_host(LLVMModuleRef m);
  * changed) for any other inline assembly. */
 int zy_gpu_ptx_asm(LLVMModuleRef m, LLVMValueRef call);
 
+/* GPU on CPU: replaces `call`, inline PTX as CUDA's C++ libraries (CUB,
+ * Thrust, libcu++) write it, by the same operations in IR (ptx_insn.c);
+ * the nvvm intrinsics it emits are for the retargeting to map.  Returns 0
+ * (nothing changed) for PTX it does not know. */
+int zy_gpu_ptx_insn(LLVMModuleRef m, LLVMValueRef call);
+
 /* Device math after AD (device_math.c): in the functions the plugin made
  * (every function but the program's own with a body, `user`), math
  * intrinsics a GPU backend cannot select (f64 sin, exp, log, pow, ...)

@@ -145,7 +145,8 @@ static void map_intrinsics(LLVMModuleRef m) {
 }
 
 /* Step 2: inline assembly is PTX; refused, but for libdevice's own
- * snippets (ptx_asm.c).  Sync scopes (block, device) are GPU notions:
+ * snippets (ptx_asm.c) and the PTX of CUDA's C++ libraries (ptx_insn.c).
+ * Sync scopes (block, device) are GPU notions:
  * every fence and atomic becomes system-wide, which the host honours. */
 static void check_bodies(LLVMModuleRef m) {
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn;
@@ -159,7 +160,7 @@ static void check_bodies(LLVMModuleRef m) {
         next = LLVMGetNextInstruction(i);
         if (!LLVMIsACallInst(i) || !LLVMIsAInlineAsm(LLVMGetCalledValue(i)))
           continue;
-        if (!amdgcn && zy_gpu_ptx_asm(m, i))
+        if (!amdgcn && (zy_gpu_ptx_asm(m, i) || zy_gpu_ptx_insn(m, i)))
           continue;
         size_t len;
         const char *asm_text =
@@ -231,17 +232,107 @@ static int is_kernel(LLVMModuleRef m, LLVMValueRef fn) {
 
 /* Step 3: __shared__ variables.  Each block has one arena; the defined
  * variables get fixed offsets in it, and the `extern __shared__` arrays
- * all start at the dynamic part, after them (16-byte aligned).  Each
- * function using one gets its address from the runtime on entry.
- * Returns the static size. */
-static unsigned long long lower_shared(LLVMModuleRef m) {
+ * all start at the dynamic part, after the static ones of the kernel
+ * running (the runtime knows it: offset ~0).  Variables that no kernel
+ * uses together may overlap, so that each kernel's static size is what it
+ * reaches (a translation unit of CUB's kernels holds many).  Each
+ * function using one gets its address from the runtime on entry. */
+enum { MAX_KERNELS = 1024, MAX_REACH = 4096 };
+static LLVMValueRef kernel_fn[MAX_KERNELS];
+static unsigned long long kernel_shared[MAX_KERNELS];
+static unsigned nkernels;
+
+/* The defined functions `fn` reaches through calls, itself included
+ * (added to seen); -1 when it makes an indirect call or reaches more
+ * than `cap`. */
+static int reach(LLVMValueRef fn, LLVMValueRef *seen, unsigned *n,
+                 unsigned cap) {
+  for (unsigned i = 0; i < *n; i++)
+    if (seen[i] == fn)
+      return 0;
+  if (*n == cap)
+    return -1;
+  seen[(*n)++] = fn;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      if (!LLVMIsACallInst(i) && !LLVMIsAInvokeInst(i))
+        continue;
+      LLVMValueRef callee = LLVMGetCalledValue(i);
+      if (LLVMIsAInlineAsm(callee))
+        continue;
+      if (!LLVMIsAFunction(callee))
+        return -1;
+      if (!LLVMIsDeclaration(callee) && reach(callee, seen, n, cap))
+        return -1;
+    }
+  return 0;
+}
+
+/* Whether a function in `fns` uses global `g` (made instructions). */
+static int used_in(LLVMValueRef g, LLVMValueRef *fns, unsigned n) {
+  for (LLVMUseRef u = LLVMGetFirstUse(g); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef f = inst_function(LLVMGetUser(u));
+    for (unsigned j = 0; f && j < n; j++)
+      if (fns[j] == f)
+        return 1;
+  }
+  return 0;
+}
+
+/* Offsets of the defined variables `shared[0..n)`: each after the end of
+ * every kernel that uses it; the kernels' ends are their static sizes. */
+static void layout_shared(LLVMModuleRef m, LLVMValueRef *shared, unsigned n,
+                          unsigned long long *offset) {
   LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
+  LLVMValueRef *reached = malloc(MAX_REACH * sizeof *reached);
+  static unsigned nreach[MAX_KERNELS];
+  static LLVMValueRef *reach_of[MAX_KERNELS];
+  nkernels = 0;
+  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn;
+       fn = LLVMGetNextFunction(fn)) {
+    if (LLVMIsDeclaration(fn) || !is_kernel(m, fn) || nkernels == MAX_KERNELS)
+      continue;
+    unsigned k = nkernels++, nr = 0;
+    kernel_fn[k] = fn;
+    kernel_shared[k] = 0;
+    int all = reach(fn, reached, &nr, MAX_REACH) != 0;
+    nreach[k] = all ? ~0u : nr; /* ~0: it may use any variable */
+    reach_of[k] = all ? NULL : malloc(nr * sizeof *reached);
+    if (!all)
+      memcpy(reach_of[k], reached, nr * sizeof *reached);
+  }
+  for (unsigned v = 0; v < n; v++) {
+    if (offset[v] == ~0ULL) /* extern: the dynamic part */
+      continue;
+    LLVMTypeRef ty = LLVMGlobalGetValueType(shared[v]);
+    unsigned long long align = LLVMGetAlignment(shared[v]), off = 0;
+    if (align < LLVMABIAlignmentOfType(td, ty))
+      align = LLVMABIAlignmentOfType(td, ty);
+    int users[MAX_KERNELS];
+    for (unsigned k = 0; k < nkernels; k++) {
+      users[k] = nreach[k] == ~0u || used_in(shared[v], reach_of[k], nreach[k]);
+      if (users[k] && kernel_shared[k] > off)
+        off = kernel_shared[k];
+    }
+    off = (off + align - 1) / align * align;
+    offset[v] = off;
+    for (unsigned k = 0; k < nkernels; k++)
+      if (users[k])
+        kernel_shared[k] = off + LLVMABISizeOfType(td, ty);
+  }
+  for (unsigned k = 0; k < nkernels; k++)
+    free(reach_of[k]);
+  free(reached);
+}
+
+static void lower_shared(LLVMModuleRef m) {
   LLVMContextRef c = LLVMGetModuleContext(m);
   LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
   LLVMTypeRef sptr = LLVMPointerTypeInContext(c, AS_SHARED);
   LLVMTypeRef fty = LLVMFunctionType(sptr, &i64, 1, 0);
   LLVMValueRef get = NULL;
-  unsigned long long size = 0;
   LLVMValueRef shared[512];
   unsigned long long offset[512];
   unsigned n = 0;
@@ -250,24 +341,8 @@ static unsigned long long lower_shared(LLVMModuleRef m) {
       continue;
     if (n == sizeof shared / sizeof shared[0]) {
       gpu_error(NULL, NULL, "more than 512 __shared__ variables");
-      return 0;
+      return;
     }
-    shared[n] = g;
-    if (LLVMIsDeclaration(g)) {
-      offset[n++] = ~0ULL;
-      continue;
-    }
-    LLVMTypeRef ty = LLVMGlobalGetValueType(g);
-    unsigned long long align = LLVMGetAlignment(g);
-    if (align < LLVMABIAlignmentOfType(td, ty))
-      align = LLVMABIAlignmentOfType(td, ty);
-    size = (size + align - 1) / align * align;
-    offset[n++] = size;
-    size += LLVMABISizeOfType(td, ty);
-  }
-  unsigned long long dyn = (size + 15) / 16 * 16;
-  for (unsigned k = 0; k < n; k++) {
-    LLVMValueRef g = shared[k];
     if (!zy_llvm_constants_to_instructions(g)) {
       gpu_error(NULL, NULL,
                 "the address of __shared__ variable '%s' is used in a "
@@ -275,6 +350,12 @@ static unsigned long long lower_shared(LLVMModuleRef m) {
                 LLVMGetValueName(g));
       continue;
     }
+    offset[n] = LLVMIsDeclaration(g) ? ~0ULL : 0;
+    shared[n++] = g;
+  }
+  layout_shared(m, shared, n, offset);
+  for (unsigned k = 0; k < n; k++) {
+    LLVMValueRef g = shared[k];
     if (!get)
       get = runtime_decl(m, "__zy_gpu_shared", fty, 0);
     LLVMValueRef users[256];
@@ -291,8 +372,7 @@ static unsigned long long lower_shared(LLVMModuleRef m) {
     for (unsigned j = 0; j < nu; j++) {
       LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(users[j]);
       LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(entry));
-      LLVMValueRef off =
-          LLVMConstInt(i64, offset[k] == ~0ULL ? dyn : offset[k], 0);
+      LLVMValueRef off = LLVMConstInt(i64, offset[k], 0);
       LLVMValueRef p = LLVMBuildCall2(b, fty, get, &off, 1, "");
       LLVMSetValueName2(p, LLVMGetValueName(g), strlen(LLVMGetValueName(g)));
       zy_llvm_replace_uses_in(g, p, users[j]);
@@ -301,7 +381,14 @@ static unsigned long long lower_shared(LLVMModuleRef m) {
     if (!LLVMGetFirstUse(g))
       LLVMDeleteGlobal(g);
   }
-  return size;
+}
+
+/* The static __shared__ bytes of kernel `fn` (lower_shared). */
+static unsigned long long static_shared(LLVMValueRef fn) {
+  for (unsigned k = 0; k < nkernels; k++)
+    if (kernel_fn[k] == fn)
+      return kernel_shared[k];
+  return 0;
 }
 
 /* A private constant C string. */
@@ -393,7 +480,7 @@ static int synchronizes(LLVMValueRef fn, LLVMValueRef *seen, unsigned *nseen,
 
 /* Step 4: kernels become C functions with entries, and a constructor
  * registers them and the device variables with the runtime. */
-static void register_module(LLVMModuleRef m, unsigned long long shared) {
+static void register_module(LLVMModuleRef m) {
   LLVMContextRef c = LLVMGetModuleContext(m);
   LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0);
   LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
@@ -421,9 +508,9 @@ static void register_module(LLVMModuleRef m, unsigned long long shared) {
     int flags = synchronizes(fn, seen, &nseen, 1024) ? KERNEL_SYNC : 0;
     if (amdgcn)
       flags |= KERNEL_WAVE64;
-    LLVMValueRef args[5] = {unit, cstring(m, LLVMGetValueName(fn)),
-                            kernel_entry(m, fn), LLVMConstInt(i64, shared, 0),
-                            LLVMConstInt(i64, flags, 0)};
+    LLVMValueRef args[5] = {
+        unit, cstring(m, LLVMGetValueName(fn)), kernel_entry(m, fn),
+        LLVMConstInt(i64, static_shared(fn), 0), LLVMConstInt(i64, flags, 0)};
     LLVMBuildCall2(b, reg_kernel_ty, reg_kernel, args, 5, "");
   }
   LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
@@ -574,8 +661,8 @@ int zy_gpu_to_host(LLVMModuleRef m) {
               triple);
     return -1;
   }
+  check_bodies(m); /* (first: PTX made nvvm intrinsics, mapped next) */
   map_intrinsics(m);
-  check_bodies(m);
   if (nerrors)
     return -1;
   if (zy_opt_gpu_count_atomics())
@@ -586,10 +673,10 @@ int zy_gpu_to_host(LLVMModuleRef m) {
   }
   if (amdgcn)
     host_allocas(m);
-  unsigned long long shared = lower_shared(m);
+  lower_shared(m);
   if (nerrors)
     return -1;
-  register_module(m, shared);
+  register_module(m);
   internalize(m);
   return nerrors ? -1 : 0;
 }

@@ -1,6 +1,8 @@
 /* cudart.c - the CUDA runtime API on the host: memory (plain host memory),
  * registration of kernels and device variables, launches, streams and
- * events (everything runs in order, synchronously), errors.
+ * events (everything runs in order, synchronously), the device and its
+ * limits, errors.  What needs CUDA's own structures (cudaDeviceProp, ...)
+ * is in zymase_cuda_api.h, compiled with the program's CUDA headers.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #define _GNU_SOURCE
 #include "zymase_gpu.h"
@@ -10,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* CUDA's values (driver_types.h); the runtime builds without CUDA. */
 enum {
@@ -219,6 +222,47 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block,
   return ret(zg_launch(k, grid, block, shared, args));
 }
 
+int __zy_gpu_func_info(const void *stub, uint64_t *static_shared,
+                       uint64_t *max_dynamic_shared) {
+  ZgKernel *k = kernel_of(stub);
+  if (!k)
+    return -1;
+  *static_shared = k->static_shared;
+  *max_dynamic_shared = k->max_dynamic_shared;
+  return 0;
+}
+
+/* Blocks of `block` threads resident at once per multiprocessor: 2048
+ * threads and 32 blocks per multiprocessor, 228 KiB of shared memory (an
+ * sm_70-like device; each emulated multiprocessor is a core). */
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+    int *n, const void *func, int block, size_t dyn, unsigned flags) {
+  ZgKernel *k = kernel_of(func);
+  if (!n)
+    return ret(cudaErrorInvalidValue);
+  if (!k)
+    return ret(cudaErrorInvalidDeviceFunction);
+  if (block <= 0 || block > ZG_MAX_BLOCK) {
+    *n = 0;
+    return cudaSuccess;
+  }
+  int by_threads = 2048 / block, by_shared = 32;
+  uint64_t shared = k->static_shared + dyn;
+  if (shared)
+    by_shared = (int)((uint64_t)ZG_SHARED_OPTIN / shared);
+  *n = by_threads < by_shared ? by_threads : by_shared;
+  if (*n > 32)
+    *n = 32;
+  return cudaSuccess;
+}
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n,
+                                                          const void *func,
+                                                          int block,
+                                                          size_t dyn) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n, func, block,
+                                                                dyn, 0);
+}
+
 cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value) {
   ZgKernel *k = kernel_of(func);
   if (!k)
@@ -333,6 +377,63 @@ cudaError_t cudaGetSymbolSize(size_t *n, const void *sym) {
 cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
 cudaError_t cudaThreadSynchronize(void) { return cudaSuccess; }
 cudaError_t cudaDeviceReset(void) { return cudaSuccess; }
+cudaError_t cudaThreadExit(void) { return cudaSuccess; }
+void __zy_gpu_device_info(ZgDeviceInfo *d) {
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  const char *env = getenv("ZYMASE_GPU_BLOCKS");
+  if (env && atol(env) > 0)
+    cores = atol(env);
+  *d = (ZgDeviceInfo){
+      .sms = cores > 0 ? (int)cores : 1,
+      .max_threads_per_block = ZG_MAX_BLOCK,
+      .max_block = {ZG_MAX_BLOCK, ZG_MAX_BLOCK, 64},
+      .max_grid = {0x7fffffff, 65535, 65535},
+      .warp = ZG_WARP,
+      .shared_per_block = ZG_SHARED_DEFAULT,
+      .shared_optin = ZG_SHARED_OPTIN,
+      .const_mem = 64 * 1024,
+      .total_mem = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0,
+      .major = 7,
+      .minor = 0};
+}
+
+/* cudaLimit: stack size, printf FIFO, malloc heap (the only one the
+ * emulation honours), and the others, kept as set. */
+static uint64_t limits[8] = {1024, 1u << 20, 8u << 20, 2, 2048, 32, 0, 0};
+
+cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
+  if (limit < 0 || limit >= 8)
+    return ret(cudaErrorInvalidValue);
+  limits[limit] = value;
+  if (limit == 2) /* cudaLimitMallocHeapSize */
+    zg_set_heap_limit(value);
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceGetLimit(size_t *value, int limit) {
+  if (!value || limit < 0 || limit >= 8)
+    return ret(cudaErrorInvalidValue);
+  *value = limit == 2 ? zg_heap_limit() : limits[limit];
+  return cudaSuccess;
+}
+cudaError_t cudaThreadSetLimit(int limit, size_t value) {
+  return cudaDeviceSetLimit(limit, value);
+}
+cudaError_t cudaThreadGetLimit(size_t *value, int limit) {
+  return cudaDeviceGetLimit(value, limit);
+}
+
+/* Device memory is the host's: its physical and available memory. */
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total) {
+  long page = sysconf(_SC_PAGESIZE);
+  long all = sysconf(_SC_PHYS_PAGES), avail = sysconf(_SC_AVPHYS_PAGES);
+  if (!free_bytes || !total)
+    return ret(cudaErrorInvalidValue);
+  *total = all > 0 ? (size_t)all * (size_t)page : 0;
+  *free_bytes = avail > 0 ? (size_t)avail * (size_t)page : 0;
+  return cudaSuccess;
+}
+
 cudaError_t cudaGetDeviceCount(int *n) {
   *n = 1;
   return cudaSuccess;
@@ -356,30 +457,55 @@ cudaError_t cudaStreamDestroy(cudaStream_t s) { return cudaSuccess; }
 cudaError_t cudaStreamSynchronize(cudaStream_t s) { return cudaSuccess; }
 cudaError_t cudaStreamQuery(cudaStream_t s) { return cudaSuccess; }
 
+/* An event: when it was recorded (wall-clock; everything before it has
+ * run by then), and whether it was, and takes times (not with
+ * cudaEventDisableTiming). */
 struct ZgEvent {
   double ms;
+  int recorded, timing;
 };
 static double now_ms(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
 }
-cudaError_t cudaEventCreate(cudaEvent_t *e) {
-  *e = calloc(1, sizeof **e);
-  return *e ? cudaSuccess : ret(cudaErrorMemoryAllocation);
-}
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned flags) {
-  return cudaEventCreate(e);
+  if (!e)
+    return ret(cudaErrorInvalidValue);
+  *e = calloc(1, sizeof **e);
+  if (!*e)
+    return ret(cudaErrorMemoryAllocation);
+  (*e)->timing = !(flags & 2); /* cudaEventDisableTiming */
+  return cudaSuccess;
+}
+cudaError_t cudaEventCreate(cudaEvent_t *e) {
+  return cudaEventCreateWithFlags(e, 0);
 }
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
   if (!e)
     return ret(cudaErrorInvalidResourceHandle);
   e->ms = now_ms();
+  e->recorded = 1;
   return cudaSuccess;
 }
-cudaError_t cudaEventSynchronize(cudaEvent_t e) { return cudaSuccess; }
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s,
+                                     unsigned flags) {
+  return cudaEventRecord(e, s);
+}
+/* Everything runs in order: a recorded event has always completed. */
+cudaError_t cudaEventSynchronize(cudaEvent_t e) {
+  return e ? cudaSuccess : ret(cudaErrorInvalidResourceHandle);
+}
+cudaError_t cudaEventQuery(cudaEvent_t e) {
+  return e ? cudaSuccess : ret(cudaErrorInvalidResourceHandle);
+}
+cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned flags) {
+  return cudaSuccess;
+}
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b) {
-  if (!a || !b)
+  if (!ms)
+    return ret(cudaErrorInvalidValue);
+  if (!a || !b || !a->timing || !b->timing || !a->recorded || !b->recorded)
     return ret(cudaErrorInvalidResourceHandle);
   *ms = (float)(b->ms - a->ms);
   return cudaSuccess;

@@ -1,12 +1,15 @@
 /* device.c - what device code calls besides the intrinsics: printf
- * (CUDA's packed argument buffer), assert, libdevice's __nv_* math
- * and integer functions on the host's libm, and the count of atomics.
+ * (CUDA's packed argument buffer), assert, the device heap, 128-bit
+ * ordered loads and stores, libdevice's __nv_* math and integer functions
+ * on the host's libm, and the count of atomics.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #define _GNU_SOURCE
 #include "zymase_gpu.h"
 
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +20,68 @@ uint64_t __zy_gpu_atomics;
 
 unsigned long long zymase_gpu_atomics(void) {
   return __atomic_load_n(&__zy_gpu_atomics, __ATOMIC_RELAXED);
+}
+
+/* --- The device heap ----------------------------------------------------- */
+
+/* Each block carries its size in a 16-byte header, so that free gives the
+ * bytes back to the limit. */
+static _Atomic uint64_t heap_used, heap_limit = 8u << 20;
+
+uint64_t zg_heap_limit(void) { return atomic_load(&heap_limit); }
+void zg_set_heap_limit(uint64_t bytes) { atomic_store(&heap_limit, bytes); }
+uint64_t zg_heap_used(void) { return atomic_load(&heap_used); }
+
+void *__zy_gpu_malloc(uint64_t size) {
+  uint64_t used = atomic_fetch_add(&heap_used, size);
+  if (used + size > atomic_load(&heap_limit) || size > SIZE_MAX - 16) {
+    atomic_fetch_sub(&heap_used, size);
+    return NULL;
+  }
+  uint64_t *p = malloc(size + 16);
+  if (!p) {
+    atomic_fetch_sub(&heap_used, size);
+    return NULL;
+  }
+  p[0] = size;
+  return p + 2;
+}
+
+void __zy_gpu_free(void *q) {
+  if (!q)
+    return;
+  uint64_t *p = (uint64_t *)q - 2;
+  atomic_fetch_sub(&heap_used, p[0]);
+  free(p);
+}
+
+/* --- 128-bit ordered loads and stores ---------------------------------- */
+
+/* Striped spin locks keyed by address: the pair of words is read and
+ * written as one (CUB's tile states of a status and a 64-bit value). */
+static atomic_int locks128[64];
+
+static atomic_int *lock128(const void *p) {
+  atomic_int *l = &locks128[((uintptr_t)p >> 4) % 64];
+  int expect = 0;
+  while (!atomic_compare_exchange_weak_explicit(
+      l, &expect, 1, memory_order_acquire, memory_order_relaxed)) {
+    expect = 0;
+    sched_yield();
+  }
+  return l;
+}
+
+void __zy_gpu_ld128(const void *p, uint64_t out[2], int acq_rel) {
+  atomic_int *l = lock128(p);
+  memcpy(out, p, 16);
+  atomic_store_explicit(l, 0, memory_order_release);
+}
+
+void __zy_gpu_st128(void *p, const uint64_t in[2], int acq_rel) {
+  atomic_int *l = lock128(p);
+  memcpy(p, in, 16);
+  atomic_store_explicit(l, 0, memory_order_release);
 }
 
 /* --- printf ------------------------------------------------------------- */

@@ -6,6 +6,8 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -67,6 +69,7 @@ struct Launch {
 typedef struct Thread {
   Group *g;
   unsigned x, y, z, linear, lane, warp;
+  jmp_buf exit_to; /* PTX `exit`: back to where the thread started */
 } Thread;
 
 static __thread Thread *self;
@@ -136,7 +139,12 @@ unsigned __zy_gpu_clock(void) { return (unsigned)__zy_gpu_clock64(); }
 
 void __zy_gpu_fence(void) { atomic_thread_fence(memory_order_seq_cst); }
 
-void *__zy_gpu_shared(uint64_t offset) { return me()->g->shared + offset; }
+void *__zy_gpu_shared(uint64_t offset) {
+  Group *g = me()->g;
+  if (offset == UINT64_MAX) /* `extern __shared__`: after the kernel's own */
+    offset = (g->L->k->static_shared + 15) / 16 * 16;
+  return g->shared + offset;
+}
 unsigned __zy_gpu_dynamic_smem_size(void) { return me()->g->L->dyn; }
 
 void *__zy_gpu_amd_dispatch_ptr(void) { return &me()->g->L->amd.packet; }
@@ -441,6 +449,17 @@ static void thread_done(Thread *t) {
   pthread_mutex_unlock(&g->mu);
 }
 
+/* PTX `exit` (CUB's ThreadExit): the GPU thread ends here, as if its
+ * kernel returned. */
+void __zy_gpu_exit(void) {
+  if (!self)
+    zg_fatal("PTX exit outside a kernel");
+  longjmp(self->exit_to, 1);
+}
+
+/* PTX `nanosleep` (spin loops waiting for other blocks): let them run. */
+void __zy_gpu_nanosleep(unsigned ns) { sched_yield(); }
+
 /* The group's first thread takes the next block and resets its state. */
 static void next_block(Group *g) {
   Launch *L = g->L;
@@ -474,9 +493,10 @@ static void *serial_main(void *arg) {
     next_block(g);
     if (g->block >= L->nblocks)
       break;
-    for (unsigned j = 0; j < g->nthreads; j++) {
+    for (volatile unsigned j = 0; j < g->nthreads; j++) {
       self = &t[j];
-      L->k->entry(L->args);
+      if (!setjmp(self->exit_to))
+        L->k->entry(L->args);
     }
   }
   self = NULL;
@@ -493,7 +513,8 @@ static void *thread_main(void *arg) {
     pthread_barrier_wait(&g->start);
     if (g->block >= g->L->nblocks)
       break;
-    g->L->k->entry(g->L->args);
+    if (!setjmp(t->exit_to))
+      g->L->k->entry(g->L->args);
     thread_done(t);
     pthread_barrier_wait(&g->end);
   }

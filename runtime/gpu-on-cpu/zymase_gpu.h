@@ -54,12 +54,26 @@ unsigned __zy_gpu_vote_ballot(unsigned mask, bool p);
 unsigned __zy_gpu_activemask(void);
 void __zy_gpu_fence(void);
 /* The block's shared arena at byte `offset` (static variables first, then
- * the launch's dynamic shared memory). */
+ * the launch's dynamic shared memory, which offset ~0 names). */
 void *__zy_gpu_shared(uint64_t offset);
 /* The launch's bytes of dynamic shared memory (%dynamic_smem_size). */
 unsigned __zy_gpu_dynamic_smem_size(void);
 /* amdgcn's dispatch packet and implicit arguments (ZgDispatch). */
 void *__zy_gpu_amd_dispatch_ptr(void), *__zy_gpu_amd_implicitarg_ptr(void);
+/* PTX exit (the thread ends as if its kernel returned) and nanosleep
+ * (a yield). */
+_Noreturn void __zy_gpu_exit(void);
+void __zy_gpu_nanosleep(unsigned ns);
+/* 128-bit loads and stores with a memory order (PTX ld/st.relaxed.v2.u64,
+ * CUB's tile states): atomic with respect to each other; `acq_rel` makes a
+ * load acquire, a store release. */
+void __zy_gpu_ld128(const void *p, uint64_t out[2], int acq_rel);
+void __zy_gpu_st128(void *p, const uint64_t in[2], int acq_rel);
+/* The device heap (malloc and free in device code): the host's, within
+ * cudaLimitMallocHeapSize (8 MiB unless cudaDeviceSetLimit says more); a
+ * full heap returns NULL, as on a GPU. */
+void *__zy_gpu_malloc(uint64_t size);
+void __zy_gpu_free(void *p);
 /* Device printf (CUDA's argument buffer) and assert. */
 int __zy_gpu_vprintf(const char *fmt, const void *args);
 void __zy_gpu_assertfail(const char *msg, const char *file, unsigned line,
@@ -136,6 +150,30 @@ enum {
   ZG_SHARED_DEFAULT = 48 * 1024,
   ZG_SHARED_OPTIN = 227 * 1024
 };
+
+/* The device heap's limit in bytes (cudaLimitMallocHeapSize), and the
+ * bytes allocated in it now. */
+uint64_t zg_heap_limit(void);
+void zg_set_heap_limit(uint64_t bytes);
+uint64_t zg_heap_used(void);
+
+/* The emulated device, for cudaGetDeviceProperties and
+ * cudaDeviceGetAttribute (zymase_cuda_api.h): what the launches honour,
+ * and the host's memory. */
+typedef struct ZgDeviceInfo {
+  int sms;                       /* blocks run at once: the cores   */
+  int max_threads_per_block;     /* ZG_MAX_BLOCK                    */
+  int max_block[3], max_grid[3]; /* dimensions                      */
+  int warp;                      /* ZG_WARP                         */
+  uint64_t shared_per_block, shared_optin, const_mem;
+  uint64_t total_mem; /* the host's physical memory      */
+  int major, minor;   /* sm_70                           */
+} ZgDeviceInfo;
+void __zy_gpu_device_info(ZgDeviceInfo *d);
+/* Kernel attributes (cudaFuncGetAttributes) of the kernel whose host stub
+ * is `stub`: 0, or -1 when it is none. */
+int __zy_gpu_func_info(const void *stub, uint64_t *static_shared,
+                       uint64_t *max_dynamic_shared);
 
 /* The kernel registered as `name` by `unit` (any unit when NULL), or
  * NULL. */

@@ -1,6 +1,8 @@
 ; The pass zymase-gpu-to-host on device IR: special registers, barriers and
 ; shuffles become runtime calls, __shared__ variables offsets into the
-; block's arena (the extern one after the static ones, 16-byte aligned),
+; block's arena (the extern one offset ~0: the runtime puts it after the
+; running kernel's static ones, 16-byte aligned; each kernel registered
+; with the static bytes it reaches),
 ; kernels (ptx_kernel, or named in !nvvm.annotations) C functions with an
 ; entry taking the argument array (byval arguments passed by pointer),
 ; __constant__ memory writable, every definition internal, and a
@@ -27,7 +29,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-LABEL: define internal void @k(
 ; CHECK-DAG: %small = call ptr addrspace(3) @__zy_gpu_shared(i64 0)
 ; CHECK-DAG: %tile = call ptr addrspace(3) @__zy_gpu_shared(i64 8)
-; CHECK-DAG: %dyn = call ptr addrspace(3) @__zy_gpu_shared(i64 96)
+; CHECK-DAG: %dyn = call ptr addrspace(3) @__zy_gpu_shared(i64 -1)
 ; CHECK: call i32 @__zy_gpu_tid_x()
 ; CHECK: call void @__zy_gpu_barrier_n(i32 0)
 ; CHECK: call float @__zy_gpu_shfl_down_f32(i32 -1, float %v, i32 1, i32 31)
@@ -72,8 +74,8 @@ define ptx_kernel void @plain(ptr %o) {
 
 ; CHECK-LABEL: define internal void @__zy_gpu_register()
 ; CHECK: call void @__zy_gpu_register_kernel(ptr @[[UNIT:[^,]+]], ptr @{{.*}}, ptr @__zy_gpu_entry.k, i64 88, i64 1)
-; CHECK: call void @__zy_gpu_register_kernel(ptr @[[UNIT]], ptr @{{.*}}, ptr @__zy_gpu_entry.old_style, i64 88, i64 1)
-; CHECK: call void @__zy_gpu_register_kernel(ptr @[[UNIT]], ptr @{{.*}}, ptr @__zy_gpu_entry.plain, i64 88, i64 0)
+; CHECK: call void @__zy_gpu_register_kernel(ptr @[[UNIT]], ptr @{{.*}}, ptr @__zy_gpu_entry.old_style, i64 0, i64 1)
+; CHECK: call void @__zy_gpu_register_kernel(ptr @[[UNIT]], ptr @{{.*}}, ptr @__zy_gpu_entry.plain, i64 0, i64 0)
 ; CHECK: call void @__zy_gpu_register_var(ptr @[[UNIT]], ptr @{{.*}}, ptr addrspacecast (ptr addrspace(4) @coef to ptr), i64 32)
 ; CHECK: call void @__zy_gpu_register_var(ptr @[[UNIT]], ptr @{{.*}}, ptr addrspacecast (ptr addrspace(1) @count to ptr), i64 4)
 

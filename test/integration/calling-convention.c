@@ -2,7 +2,7 @@
 // double, two and three gradients in structs (three doubles come back through
 // sret), float arguments promoted through the variadic call, {float, float}
 // and {float, float, float} results, enzyme_const and enzyme_out passed by
-// value and by address, integer, bool and constant-pointer arguments, and a
+// value and by address, enzyme_active as enzyme_out, integer, bool and constant-pointer arguments, and a
 // function returning int.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // RUN: %clang -O0 %s -lm -o %t0 && %t0
@@ -15,7 +15,7 @@
 
 #include <stdbool.h>
 
-int enzyme_const, enzyme_out;
+int enzyme_const, enzyme_out, enzyme_active;
 
 double __enzyme_autodiff(void *, ...);
 float __enzyme_autodiff_f(void *, ...);
@@ -69,6 +69,8 @@ int main(void) {
     g = __enzyme_autodiff2((void *)two, enzyme_out, x, enzyme_out, y);
     zy_check_close("two enzyme_out dx", g.dx, 2 * x * y, ZY_TOL);
     zy_check_close("two enzyme_out dy", g.dy, x * x + cos(y), ZY_TOL);
+    g = __enzyme_autodiff2((void *)two, enzyme_active, x, enzyme_const, y);
+    zy_check_close("two enzyme_active dx", g.dx, 2 * x * y, ZY_TOL);
     zy_check_close("two, enzyme_const x",
                    __enzyme_autodiff((void *)two, enzyme_const, x, y),
                    x * x + cos(y), ZY_TOL);
