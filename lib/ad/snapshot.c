@@ -223,6 +223,37 @@ static LLVMValueRef call_target(LLVMValueRef orig, LLVMValueRef copy,
   return local || zy_snapshot_calls_registered(copy) ? copy : orig;
 }
 
+/* Device code: the copies of the GPU math library's functions that have
+ * a rule and take no pointer read and write no memory the program sees
+ * (libdevice's argument reductions use local arrays and constant tables).
+ * The optimizer infers it of the originals; a copy is not optimized, so
+ * it is said here, or the pre-AD simplification keeps a second load of
+ * `x[i]` across `sin(x[i])` and the gradient saves both. */
+static void pure_math_copies(LLVMModuleRef m) {
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  unsigned memory = LLVMGetEnumAttributeKindForName("memory", 6);
+  unsigned willreturn = LLVMGetEnumAttributeKindForName("willreturn", 10);
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f;
+       f = LLVMGetNextFunction(f)) {
+    const char *name = LLVMGetValueName(f);
+    if (!has_suffix(f, SRC) ||
+        (strncmp(name, "__nv_", 5) && strncmp(name, "__ocml_", 7)) ||
+        !zy_rule_for_call(f))
+      continue;
+    LLVMTypeRef t = LLVMGlobalGetValueType(f);
+    int pointers = LLVMGetTypeKind(LLVMGetReturnType(t)) == LLVMPointerTypeKind;
+    for (unsigned a = 0; a < LLVMCountParams(f); a++)
+      pointers |= LLVMGetTypeKind(LLVMTypeOf(LLVMGetParam(f, a))) ==
+                  LLVMPointerTypeKind;
+    if (pointers)
+      continue;
+    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                            LLVMCreateEnumAttribute(c, memory, 0));
+    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                            LLVMCreateEnumAttribute(c, willreturn, 0));
+  }
+}
+
 void zy_snapshot_bind(LLVMModuleRef m) {
   char base[512];
   int device = zy_device_module(m);
@@ -276,6 +307,8 @@ void zy_snapshot_bind(LLVMModuleRef m) {
       LLVMDeleteFunction(f);
   }
   zy_vec_free(&refs);
+  if (device)
+    pure_math_copies(m);
 }
 
 void zy_snapshot_resolve(LLVMValueRef p) {

@@ -8,6 +8,7 @@
 // GetLimit with the device heap honouring cudaLimitMallocHeapSize (device
 // malloc returns NULL past it, as on a GPU).  A host C file in the same
 // command is compiled as host code, with the plugin.  -O0 and -O2.
+// NATIVE: skip, the emulated device's numbers (sm_70 limits, a multiprocessor per core, its heap) and a host C file in a CUDA command
 // REQUIRES: cuda
 // RUN: %gpu-clang -O0 %s %S/Inputs/host-part.c -o %t0 && %t0
 // RUN: %gpu-clang -O2 %s %S/Inputs/host-part.c -o %t2 && %t2
