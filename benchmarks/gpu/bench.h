@@ -51,17 +51,31 @@ static void report(const char *name, double serial_ms, double gpu_ms) {
 extern __device__ int enzyme_dup, enzyme_const;
 extern __device__ void __enzyme_autodiff(void *, ...);
 
-/* The atomics device code has executed so far: counted when built with
- * -mllvm -zymase-gpu-count-atomics -DZY_COUNT_ATOMICS (GPU on CPU), else
- * -1 (not counted). */
+/* What device code has done so far: the atomics executed and the
+ * device-heap allocations (and their bytes) that succeeded; counted when
+ * built with -mllvm -zymase-gpu-count-atomics -DZY_COUNT_ATOMICS (GPU on
+ * CPU), else -1 (not counted). */
+struct Counts {
+  long long atomics, allocs, bytes;
+};
 #ifdef ZY_COUNT_ATOMICS
 extern "C" unsigned long long zymase_gpu_atomics(void);
-static long long atomics_now() { return (long long)zymase_gpu_atomics(); }
+extern "C" unsigned long long zymase_gpu_heap_allocs(void);
+extern "C" unsigned long long zymase_gpu_heap_bytes(void);
+static Counts counts_now() {
+  return {(long long)zymase_gpu_atomics(), (long long)zymase_gpu_heap_allocs(),
+          (long long)zymase_gpu_heap_bytes()};
+}
 #else
-static long long atomics_now() { return -1; }
+static Counts counts_now() { return {-1, -1, -1}; }
 #endif
-static long long atomics_since(long long before) {
-  return before < 0 ? -1 : atomics_now() - before;
+/* What a launch did: counts_now() after it minus `before`. */
+static Counts counts_since(Counts before) {
+  if (before.atomics < 0)
+    return before;
+  Counts now = counts_now();
+  return {now.atomics - before.atomics, now.allocs - before.allocs,
+          now.bytes - before.bytes};
 }
 
 /* The hand-written adjoints' sum of `v` over the block (of whole warps)
@@ -133,16 +147,17 @@ static long argmax_abs(const double *v, long n) {
   return k;
 }
 
-/* The gradient line, which benchmarks/gpu/run reads (atomics -1: not
- * counted). */
+/* The gradient line, which benchmarks/gpu/run reads (-1: not counted):
+ * the atomics of one launch of each gradient, and the device-heap
+ * allocations and bytes of one launch of Zymase's two gradients. */
 static void grad_report(const char *name, double primal, double zymase,
-                        double hand, long long at_zymase, long long at_scalar,
-                        long long at_hand) {
+                        double hand, Counts zy, Counts scalar, Counts hw) {
   printf("%s gradient: primal %.2f ms, zymase %.2f ms (x%.2f), hand-written "
          "%.2f ms (x%.2f), atomics zymase %lld, scalar-only %lld, "
-         "hand-written %lld\n",
-         name, primal, zymase, zymase / primal, hand, hand / primal, at_zymase,
-         at_scalar, at_hand);
+         "hand-written %lld, heap zymase %lld allocs %lld bytes, heap "
+         "scalar %lld allocs\n",
+         name, primal, zymase, zymase / primal, hand, hand / primal, zy.atomics,
+         scalar.atomics, hw.atomics, zy.allocs, zy.bytes, scalar.allocs);
 }
 
 #endif

@@ -158,12 +158,12 @@ static void gradients(double *fin, int nx, int ny, double omega, int reps) {
   CK(cudaMemcpy(d_fin, fin, size, cudaMemcpyHostToDevice));
   CK(cudaMemcpy(d_om, &omega, sizeof(double), cudaMemcpyHostToDevice));
   dim3 block(16, 16), grid((nx + 15) / 16, (ny + 15) / 16);
-  long long at[3];
+  Counts at[3];
   for (int which = 0; which < 2; which++) {
     CK(cudaMemcpy(d_dfout, seed, size, cudaMemcpyHostToDevice));
     CK(cudaMemset(d_dfin, 0, size));
     CK(cudaMemset(d_dom, 0, sizeof(double)));
-    long long a0 = atomics_now();
+    Counts a0 = counts_now();
     if (which == 0)
       step_zymase<<<grid, block>>>(d_fin, d_dfin, d_fout, d_dfout, d_om, d_dom,
                                    nx, ny);
@@ -171,18 +171,18 @@ static void gradients(double *fin, int nx, int ny, double omega, int reps) {
       step_adjoint<<<grid, block>>>(d_fin, d_dfin, d_dfout, d_om, d_dom, nx,
                                     ny);
     CK(cudaDeviceSynchronize());
-    at[which == 0 ? 0 : 2] = atomics_since(a0);
+    at[which == 0 ? 0 : 2] = counts_since(a0);
     CK(cudaMemcpy(which ? gh : gz, d_dfin, size, cudaMemcpyDeviceToHost));
     CK(cudaMemcpy(which ? &dom_h : &dom_z, d_dom, sizeof(double),
                   cudaMemcpyDeviceToHost));
   }
   CK(cudaMemcpy(d_dfout, seed, size, cudaMemcpyHostToDevice));
   CK(cudaMemset(d_dom, 0, sizeof(double)));
-  long long a0 = atomics_now();
+  Counts a0 = counts_now();
   step_zymase_omega<<<grid, block>>>(d_fin, d_fout, d_dfout, d_om, d_dom, nx,
                                      ny);
   CK(cudaDeviceSynchronize());
-  at[1] = atomics_since(a0);
+  at[1] = counts_since(a0);
   double dom_o;
   CK(cudaMemcpy(&dom_o, d_dom, sizeof(double), cudaMemcpyDeviceToHost));
   grad_agree("lbm dJ/dfin", gz, gh, m, 1e-12);

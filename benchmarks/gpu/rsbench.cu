@@ -238,14 +238,14 @@ static void gradients(long n, Pole *poles, double *fit, int *mats, double *conc,
   CK(cudaMemcpy(d_conc, conc, sizeof(double) * nc, cudaMemcpyHostToDevice));
   CK(cudaMemcpy(d_den, &density, sizeof(double), cudaMemcpyHostToDevice));
   long blocks = (n + 127) / 128;
-  long long at[3];
+  Counts at[3];
   for (int which = 0; which < 3; which++) {
     CK(cudaMemcpy(d_dout, seed, osize, cudaMemcpyHostToDevice));
     CK(cudaMemset(d_dpoles, 0, psize));
     CK(cudaMemset(d_dfit, 0, fsize));
     CK(cudaMemset(d_dconc, 0, sizeof(double) * nc));
     CK(cudaMemset(d_dden, 0, sizeof(double)));
-    long long a0 = atomics_now();
+    Counts a0 = counts_now();
     if (which == 0)
       lookups_zymase<<<blocks, 128>>>(n, d_poles, d_dpoles, d_fit, d_dfit,
                                       d_mats, d_conc, d_dconc, d_den, d_dden,
@@ -258,7 +258,7 @@ static void gradients(long n, Pole *poles, double *fit, int *mats, double *conc,
                                        d_mats, d_conc, d_dconc, d_den, d_dden,
                                        d_dout);
     CK(cudaDeviceSynchronize());
-    at[which] = atomics_since(a0);
+    at[which] = counts_since(a0);
     if (which != 1) {
       CK(cudaMemcpy(which ? ph : pz, d_dpoles, psize, cudaMemcpyDeviceToHost));
       CK(cudaMemcpy(which ? fh : fz, d_dfit, fsize, cudaMemcpyDeviceToHost));

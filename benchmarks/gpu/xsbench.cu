@@ -186,13 +186,13 @@ static void gradients(long n, Point *grid, int *mats, double *conc,
   CK(cudaMemcpy(d_conc, conc, sizeof(double) * nc, cudaMemcpyHostToDevice));
   CK(cudaMemcpy(d_den, &density, sizeof(double), cudaMemcpyHostToDevice));
   long blocks = (n + 255) / 256;
-  long long at[3];
+  Counts at[3];
   for (int which = 0; which < 3; which++) {
     CK(cudaMemcpy(d_dout, seed, osize, cudaMemcpyHostToDevice));
     CK(cudaMemset(d_dgrid, 0, gsize));
     CK(cudaMemset(d_dconc, 0, sizeof(double) * nc));
     CK(cudaMemset(d_dden, 0, sizeof(double)));
-    long long a0 = atomics_now();
+    Counts a0 = counts_now();
     if (which == 0)
       lookups_zymase<<<blocks, 256>>>(n, d_grid, d_dgrid, d_mats, d_conc,
                                       d_dconc, d_den, d_dden, d_out, d_dout);
@@ -203,7 +203,7 @@ static void gradients(long n, Point *grid, int *mats, double *conc,
       lookups_adjoint<<<blocks, 256>>>(n, d_grid, d_dgrid, d_mats, d_conc,
                                        d_dconc, d_den, d_dden, d_dout);
     CK(cudaDeviceSynchronize());
-    at[which] = atomics_since(a0);
+    at[which] = counts_since(a0);
     if (which != 1) {
       CK(cudaMemcpy(which ? gh : gz, d_dgrid, gsize, cudaMemcpyDeviceToHost));
       CK(cudaMemcpy(which ? ch : cz, d_dconc, sizeof(double) * nc,

@@ -137,11 +137,14 @@ typedef struct ZyLoop {
   LLVMValueRef count, rc, cap;/* i64 slots (see above)                  */
   ZyVec bufs;                 /* slots holding the buffers' pointers    */
   ZyVec btypes;               /* ... and their element types            */
+  ZyVec locals;               /* (device) ... and the local-memory
+                                 buffers they start in, or none         */
   ZyVec sites;                /* ZyGrowSite*: where buffers grow        */
   ZyVec replays;              /* reverse blocks entering the loop, where
                                  recurrences are replayed (replay.c)    */
   int replay_known, replay_any; /* whether a header phi is replayable   */
   LLVMValueRef replay_cap;    /* i64 slot: capacity of the scratch      */
+  ZyVec replay_locals;        /* (device) local buffers it starts in    */
   unsigned long long max_trip;/* compile-time bound of the trip count, 0 */
   int heap_refused;           /* (device) its error was reported        */
   LLVMBasicBlockRef rdone;    /* reverse: where the reverse of the loop

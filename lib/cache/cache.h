@@ -65,9 +65,13 @@ int zy_cheap_value(ZyGen *g, LLVMValueRef v);
 /* Whether `v` calls a pure arithmetic intrinsic (fmuladd, fma, fabs,
  * copysign, min/max, sqrt): a few cycles. */
 int zy_arith_intrinsic(LLVMValueRef v);
+/* Whether math library calls of loop iterations are computed again
+ * rather than cached: -zymase-recompute-math where given, else in device
+ * code only. */
+int zy_recompute_math(ZyGen *g);
 /* Whether `v` is a math library call with a derivative rule and only
  * floating-point arguments and result, recomputed like arithmetic (with
- * -zymase-recompute-math, or logged: zy_mathlog_mode). */
+ * zy_recompute_math, or logged: zy_mathlog_mode). */
 int zy_math_call(ZyGen *g, LLVMValueRef v);
 /* Whether nothing in the function writes the memory `load` reads (in any
  * iteration) once the load has run (frees deferred by zy_free_deferred
@@ -207,9 +211,10 @@ LLVMBasicBlockRef zy_loops_site_hook(ZyGen *g, ZyLoop *l, size_t k,
 /* At g->b's position: reallocates the buffer in each slot
  * of `slots` to `n` elements of the matching type in `types`; in device
  * code (no realloc there) a new buffer, where the first `keep` elements
- * are copied (none when `keep` is NULL). */
+ * are copied (none when `keep` is NULL), the old one freed unless it is
+ * the matching local-memory buffer of `locals` (NULL: none). */
 void zy_loops_realloc(ZyGen *g, ZyVec *slots, ZyVec *types, LLVMValueRef n,
-                      LLVMValueRef keep);
+                      LLVMValueRef keep, ZyVec *locals);
 
 /* The first instruction of `bb` with a source location, else its
  * terminator: where errors about a block point. */
@@ -229,9 +234,22 @@ int zy_gpu_local_buffer(ZyGen *g, unsigned long long bytes);
 int zy_gpu_heap_check(ZyGen *g, ZyLoop *l);
 /* At g->b: the buffer in `slot` (elements of type `t`) replaced by one
  * of `n` elements from the device heap, the first `keep` (or none when
- * NULL) copied over, the old one freed; a full heap traps. */
+ * NULL) copied over, the old one freed unless it is `local` (the
+ * local-memory buffer it started in, or NULL); a full heap traps. */
 void zy_gpu_grow(ZyGen *g, LLVMValueRef slot, LLVMTypeRef t, LLVMValueRef n,
-                 LLVMValueRef keep);
+                 LLVMValueRef keep, LLVMValueRef local);
+/* After both sweeps, for the loops of a device gradient whose caches come
+ * from the device heap (no compile-time bound within the local budget):
+ * each starts in fixed-size buffers in local memory of as many
+ * iterations as the budget -zymase-gpu-local-cache-bytes has left
+ * (shared among those loops; at least 4), its capacity slot `cap` says
+ * so, and the heap is called only for a nest that runs more iterations
+ * (l->locals).  Called before the loops' growth checks are made. */
+void zy_gpu_local_start(ZyGen *g);
+/* At `b`: frees buffer `p` of the device heap unless it is `local` (or
+ * NULL: always). */
+void zy_gpu_free_unless(ZyGen *g, LLVMBuilderRef b, LLVMValueRef p,
+                        LLVMValueRef local);
 /* At `b`: `bytes` (i64) from the device heap, through the module's one
  * helper zymase.gpu.cache.alloc; a full heap traps, on nvptx after CUDA's
  * assert prints `message`. */

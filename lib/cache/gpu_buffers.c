@@ -1,13 +1,16 @@
 /* gpu_buffers.c - the loop caches of device gradients (nvptx, amdgcn):
  * which kind of buffer a cache gets (a fixed-size one in each thread's
- * local memory, else device malloc), and the device heap calls, which
- * have no realloc (CUDA has none).
+ * local memory; else one that starts in local memory and moves to device
+ * malloc only when the loop runs longer), and the device heap calls,
+ * which have no realloc (CUDA has none).
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "cache.h"
 
 #include "ad/irutil.h"
 
 #include <llvm-c/Target.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int zy_gpu_device_kind(LLVMModuleRef m) {
@@ -163,8 +166,16 @@ void zy_gpu_free(ZyGen *g, LLVMBuilderRef b, LLVMValueRef p) {
   LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, &p, 1, "");
 }
 
+void zy_gpu_free_unless(ZyGen *g, LLVMBuilderRef b, LLVMValueRef p,
+                        LLVMValueRef local) {
+  if (local)
+    p = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, p, local, ""),
+                        LLVMConstNull(LLVMTypeOf(p)), p, "");
+  zy_gpu_free(g, b, p);
+}
+
 void zy_gpu_grow(ZyGen *g, LLVMValueRef slot, LLVMTypeRef t, LLVMValueRef n,
-                 LLVMValueRef keep) {
+                 LLVMValueRef keep, LLVMValueRef local) {
   LLVMContextRef c = g->zm->ctx;
   LLVMTypeRef i64 = LLVMInt64TypeInContext(c),
               ptr = LLVMPointerTypeInContext(c, 0);
@@ -181,6 +192,66 @@ void zy_gpu_grow(ZyGen *g, LLVMValueRef slot, LLVMTypeRef t, LLVMValueRef n,
     LLVMBuildMemCpy(g->b, p, LLVMABIAlignmentOfType(td, t), old,
                     LLVMABIAlignmentOfType(td, t),
                     LLVMBuildNUWMul(g->b, keep, size, ""));
-  zy_gpu_free(g, g->b, old);
+  zy_gpu_free_unless(g, g->b, old, local);
   LLVMBuildStore(g->b, p, slot);
+}
+
+/* Loops of the gradient whose caches come from the heap (device code, not
+ * split), and the bytes one iteration of `l` keeps. */
+static unsigned heap_loops(ZyGen *g) {
+  unsigned n = 0;
+  for (unsigned k = 0; k < g->nloops; k++)
+    n += g->loops[k].bufs.len > 0;
+  return n;
+}
+static unsigned long long iteration_bytes(ZyGen *g, ZyLoop *l) {
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(g->zm->mod);
+  unsigned long long bytes = 0;
+  for (size_t s = 0; s < l->btypes.len; s++)
+    bytes += LLVMABISizeOfType(td, l->btypes.data[s]);
+  return bytes;
+}
+
+/* Local memory takes this many iterations at least, else the heap alone:
+ * fewer would spare few calls. */
+#define ZY_GPU_LOCAL_START_MIN 4
+
+void zy_gpu_local_start(ZyGen *g) {
+  unsigned left = heap_loops(g);
+  if (!zy_gpu_device_kind(g->zm->mod) || g->split || !left)
+    return;
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(g->zm->ctx);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(g->zm->ctx);
+  for (unsigned k = 0; k < g->nloops; k++) {
+    ZyLoop *l = &g->loops[k];
+    if (!l->bufs.len)
+      continue;
+    unsigned long long budget = zy_opt_gpu_local_cache_bytes();
+    unsigned long long room =
+        budget > g->gpu_local_bytes ? budget - g->gpu_local_bytes : 0;
+    unsigned long long per = iteration_bytes(g, l);
+    unsigned long long n = per ? room / left-- / per : 0;
+    if (n < ZY_GPU_LOCAL_START_MIN || !zy_gpu_local_buffer(g, n * per))
+      continue;
+    for (size_t s = 0; s < l->bufs.len; s++) {
+      zy_loops_stack_buffer(g, l->bufs.data[s], l->btypes.data[s], n);
+      /* the buffer just stored into the slot: the entry block's last
+       * store */
+      LLVMPositionBuilderAtEnd(b, g->allocas);
+      LLVMValueRef st = LLVMGetLastInstruction(g->allocas);
+      zy_vec_push(&l->locals, LLVMGetOperand(st, 0));
+    }
+    LLVMPositionBuilderAtEnd(b, g->allocas);
+    LLVMBuildStore(b, LLVMConstInt(i64, n, 0), l->cap);
+    if (zy_opt_print_cache()) {
+      char line[256];
+      snprintf(line, sizeof line,
+               "  loop %u: its %zu per-iteration caches start in local "
+               "memory (%llu iterations, %llu bytes per thread); device "
+               "malloc only for more",
+               k + 1, l->bufs.len, n, n * per);
+      zy_vec_push(&g->report, strdup(line));
+    }
+  }
+  LLVMDisposeBuilder(b);
 }

@@ -53,7 +53,7 @@ static void grow(ZyGen *g, LLVMBasicBlockRef at, LLVMValueRef need, ZyLog *lg) {
                          want, ncap, "");
   ncap = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntUGT, ncap, size, ""),
                          size, ncap, "");
-  zy_loops_realloc(g, &lg->slots, &lg->types, ncap, have);
+  zy_loops_realloc(g, &lg->slots, &lg->types, ncap, have, NULL);
   LLVMBuildStore(g->b, ncap, lg->cap);
   LLVMBuildBr(g->b, cont);
 }

@@ -475,7 +475,7 @@ LLVMBasicBlockRef zy_loops_site_hook(ZyGen *g, ZyLoop *l, size_t k,
 /* --- After both sweeps ---------------------------------------------------- */
 
 void zy_loops_realloc(ZyGen *g, ZyVec *slots, ZyVec *types, LLVMValueRef n,
-                      LLVMValueRef keep) {
+                      LLVMValueRef keep, ZyVec *locals) {
   LLVMTypeRef i64 = i64_type(g), ptr = LLVMPointerTypeInContext(g->zm->ctx, 0);
   LLVMTargetDataRef td = LLVMGetModuleDataLayout(g->zm->mod);
   LLVMTypeRef fty = LLVMFunctionType(ptr, (LLVMTypeRef[]){ptr, i64}, 2, 0);
@@ -483,7 +483,8 @@ void zy_loops_realloc(ZyGen *g, ZyVec *slots, ZyVec *types, LLVMValueRef n,
   for (size_t k = 0; k < slots->len; k++) {
     LLVMValueRef slot = slots->data[k];
     if (gpu) {
-      zy_gpu_grow(g, slot, types->data[k], n, keep);
+      zy_gpu_grow(g, slot, types->data[k], n, keep,
+                  locals && locals->len ? locals->data[k] : NULL);
       continue;
     }
     LLVMValueRef size =
@@ -515,7 +516,7 @@ static void finish_site(ZyGen *g, ZyLoop *l, ZyGrowSite *s) {
   LLVMValueRef ncap = LLVMBuildSelect(
       g->b, LLVMBuildICmp(g->b, LLVMIntUGT, s->need, dbl, ""), s->need, dbl,
       "zymase.cap");
-  zy_loops_realloc(g, &l->bufs, &l->btypes, ncap, cap);
+  zy_loops_realloc(g, &l->bufs, &l->btypes, ncap, cap, &l->locals);
   LLVMBuildStore(g->b, ncap, l->cap);
   LLVMBuildBr(g->b, s->cont);
 }
@@ -654,11 +655,14 @@ static void keep_buffers(ZyGen *g, ZyLoop *l, unsigned k, LLVMValueRef kept) {
 void zy_loops_finish(ZyGen *g) {
   LLVMValueRef kept = NULL;
   LLVMTypeRef ptr = LLVMPointerTypeInContext(g->zm->ctx, 0);
+  for (unsigned k = 0; k < g->nloops; k++)
+    if (g->loops[k].bufs.len)
+      g->loops[k].cap = slot_i64(g, "zymase.cap", 1);
+  zy_gpu_local_start(g);
   for (unsigned k = 0; k < g->nloops; k++) {
     ZyLoop *l = &g->loops[k];
     if (!l->bufs.len)
       continue;
-    l->cap = slot_i64(g, "zymase.cap", 1);
     for (size_t s = 0; s < l->sites.len; s++)
       if (((ZyGrowSite *)l->sites.data[s])->need)
         finish_site(g, l, l->sites.data[s]);
@@ -672,7 +676,9 @@ void zy_loops_finish(ZyGen *g) {
      * caller keeps the tape that holds them). */
     LLVMPositionBuilderBefore(g->b, g->retinst);
     for (size_t s = 0; s < l->bufs.len && !g->sig.nofree; s++)
-      zy_gpu_free(g, g->b, LLVMBuildLoad2(g->b, ptr, l->bufs.data[s], ""));
+      zy_gpu_free_unless(g, g->b,
+                         LLVMBuildLoad2(g->b, ptr, l->bufs.data[s], ""),
+                         l->locals.len ? l->locals.data[s] : NULL);
   }
   print_report(g);
 }
@@ -685,6 +691,8 @@ void zy_loops_free(ZyGen *g) {
     zy_vec_free(&l->sites);
     zy_vec_free(&l->bufs);
     zy_vec_free(&l->btypes);
+    zy_vec_free(&l->locals);
+    zy_vec_free(&l->replay_locals);
     zy_vec_free(&l->replays);
   }
   free(g->loops);

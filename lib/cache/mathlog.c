@@ -27,7 +27,7 @@ typedef struct Entry {
 } Entry;
 
 int zy_mathlog_mode(ZyGen *g) {
-  return zy_opt_math_log_mb() && !zy_opt_recompute_math() && !g->split &&
+  return zy_opt_math_log_mb() && !zy_recompute_math(g) && !g->split &&
          !g->zm->nested_ad && !zy_gpu_device_kind(g->zm->mod);
 }
 

@@ -186,7 +186,17 @@ int zy_arith_intrinsic(LLVMValueRef v) {
  * -zymase-recompute-math: computing exp again in each reverse iteration
  * doubles LSTM's and LSE's time at sizes whose caches fit in the
  * processor's; BA gains at every size since a value looked up in several
- * reverse blocks of one iteration is computed once (share.c). */
+ * reverse blocks of one iteration is computed once (share.c).  In device
+ * code (nvptx, amdgcn) they are recomputed unless the option says
+ * otherwise: there a loop cache is per-thread memory, local memory or the
+ * device heap, scarce and slow (a lookup's pole loop kept exp, cos and sin
+ * in four heap buffers per thread), and arithmetic cheap. */
+int zy_recompute_math(ZyGen *g) {
+  if (zy_opt_recompute_math_given())
+    return zy_opt_recompute_math();
+  return zy_gpu_device_kind(g->zm->mod) != 0;
+}
+
 static int fp_type(LLVMTypeRef t) {
   LLVMTypeKind k = LLVMGetTypeKind(t);
   return k == LLVMHalfTypeKind || k == LLVMFloatTypeKind ||
@@ -195,7 +205,7 @@ static int fp_type(LLVMTypeRef t) {
 }
 
 int zy_math_call(ZyGen *g, LLVMValueRef v) {
-  if (!zy_opt_recompute_math() && !zy_mathlog_mode(g))
+  if (!zy_recompute_math(g) && !zy_mathlog_mode(g))
     return 0;
   if (!LLVMIsACallInst(v) || !zy_rule_call(v) || !fp_type(LLVMTypeOf(v)))
     return 0;
@@ -396,7 +406,7 @@ static int speculatable(ZyGen *g, LLVMValueRef v, LLVMBasicBlockRef d,
 
 int zy_phi_branch(ZyGen *g, LLVMValueRef phi, LLVMValueRef *cond,
                   LLVMValueRef *if_true, LLVMValueRef *if_false) {
-  if (!zy_opt_recompute_math() && !zy_mathlog_mode(g))
+  if (!zy_recompute_math(g) && !zy_mathlog_mode(g))
     return 0;
   LLVMBasicBlockRef bb = LLVMGetInstructionParent(phi);
   ZyLoop *l = zy_loop_of(g, bb);

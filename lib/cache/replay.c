@@ -248,7 +248,7 @@ static void emit_at(ZyGen *g, ZyLoop *l, LLVMBasicBlockRef at, ZyVec *phis,
   ZyVec types = {0};
   for (size_t k = 0; k < phis->len; k++)
     zy_vec_push(&types, LLVMTypeOf(phis->data[k]));
-  zy_loops_realloc(g, slots, &types, ncap, NULL);
+  zy_loops_realloc(g, slots, &types, ncap, NULL, &l->replay_locals);
   zy_vec_free(&types);
   LLVMBuildStore(g->b, ncap, l->replay_cap);
   LLVMBuildBr(g->b, pre);
@@ -327,40 +327,58 @@ static void emit_at(ZyGen *g, ZyLoop *l, LLVMBasicBlockRef at, ZyVec *phis,
 /* Device code: the scratch of loop `l`'s replayed `phis` in `slots` is
  * a fixed-size buffer in local memory when the loop's trip count has a
  * compile-time bound and the buffers fit the budget (its capacity set to
- * that bound, so that it never grows), else from the device heap.  Says
- * which in the cache report.  Returns whether it is local. */
-static int gpu_local_scratch(ZyGen *g, ZyLoop *l, ZyVec *phis,
-                             ZyVec *slots) {
+ * that bound, so that it never grows), else from the device heap, where
+ * it starts in local buffers of half the budget left (4 values at least;
+ * l->replay_locals, never freed) and the heap is called only for longer
+ * loops.  Says which in the cache report.  Returns whether it is local
+ * and fixed. */
+static int gpu_local_scratch(ZyGen *g, ZyLoop *l, ZyVec *phis, ZyVec *slots) {
   if (!zy_gpu_device_kind(g->zm->mod))
     return 0;
   LLVMTargetDataRef td = LLVMGetModuleDataLayout(g->zm->mod);
-  unsigned long long n = zy_loop_bound(l, 0), bytes = 0;
+  unsigned long long n = zy_loop_bound(l, 0), per = 0;
   for (size_t k = 0; k < phis->len; k++)
-    bytes += n * LLVMABISizeOfType(td, LLVMTypeOf(phis->data[k]));
-  int local = n && zy_gpu_local_buffer(g, bytes);
-  char note[128];
+    per += LLVMABISizeOfType(td, LLVMTypeOf(phis->data[k]));
+  int local = n && zy_gpu_local_buffer(g, n * per);
+  unsigned long long budget = zy_opt_gpu_local_cache_bytes();
+  if (!local && !g->split && per && budget > g->gpu_local_bytes) {
+    n = (budget - g->gpu_local_bytes) / 2 / per;
+    if (n < 4 || !zy_gpu_local_buffer(g, n * per))
+      n = 0;
+  } else if (!local)
+    n = 0;
+  char note[160];
   if (local)
     snprintf(note, sizeof note,
              "replay scratch: fixed-size buffer in local memory (%llu "
              "values per thread)",
              n);
+  else if (n)
+    snprintf(note, sizeof note,
+             "replay scratch: starts in local memory (%llu values, %llu "
+             "bytes per thread); device malloc only for more",
+             n, n * per);
   else
     snprintf(note, sizeof note, "replay scratch: device malloc per thread");
   for (size_t k = 0; k < phis->len; k++) {
     zy_loops_report_note(g, phis->data[k], note);
-    if (local)
+    if (n) {
       zy_loops_stack_buffer(g, slots->data[k], LLVMTypeOf(phis->data[k]), n);
+      if (!local) /* the buffer just stored into the slot */
+        zy_vec_push(&l->replay_locals,
+                    LLVMGetOperand(LLVMGetLastInstruction(g->allocas), 0));
+    }
   }
-  if (!local) {
+  if (!local)
     zy_gpu_heap_check(g, l);
+  if (!n)
     return 0;
-  }
   LLVMBuilderRef b = LLVMCreateBuilderInContext(g->zm->ctx);
   LLVMPositionBuilderAtEnd(b, g->allocas);
   LLVMBuildStore(b, LLVMConstInt(LLVMInt64TypeInContext(g->zm->ctx), n, 0),
                  l->replay_cap);
   LLVMDisposeBuilder(b);
-  return 1;
+  return local;
 }
 
 void zy_replay_emit(ZyGen *g, int (*planned)(ZyGen *, LLVMValueRef)) {
@@ -392,7 +410,9 @@ void zy_replay_emit(ZyGen *g, int (*planned)(ZyGen *, LLVMValueRef)) {
                 logged ? &lg : NULL);
       LLVMPositionBuilderBefore(g->b, g->retinst);
       for (size_t s = 0; s < slots.len && !local; s++)
-        zy_gpu_free(g, g->b, LLVMBuildLoad2(g->b, ptr, slots.data[s], ""));
+        zy_gpu_free_unless(
+            g, g->b, LLVMBuildLoad2(g->b, ptr, slots.data[s], ""),
+            l->replay_locals.len ? l->replay_locals.data[s] : NULL);
     }
     zy_log_free(g, &lg);
     zy_vec_free(&phis);

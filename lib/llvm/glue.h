@@ -246,6 +246,7 @@ int zy_opt_print_stats(void);     /* -zymase-print-stats     */
 unsigned zy_opt_keep_buffers_mb(void); /* -zymase-keep-buffers-mb */
 unsigned zy_opt_gpu_local_cache_bytes(void); /* -zymase-gpu-local-cache-bytes */
 int zy_opt_gpu_no_device_malloc(void); /* -zymase-gpu-no-device-malloc */
+int zy_opt_recompute_math_given(void);       /* ... on the command line */
 int zy_opt_recompute_math(void);       /* -zymase-recompute-math */
 unsigned zy_opt_replay_log_mb(void);   /* -zymase-replay-log-mb */
 unsigned zy_opt_math_log_mb(void);     /* -zymase-math-log-mb   */

@@ -60,7 +60,8 @@ static cl::opt<bool> RecomputeMath(
     "zymase-recompute-math", cl::init(false),
     cl::desc("Recompute math library calls (sin, exp, ...) of loop "
              "iterations and the merges of branches built from them in the "
-             "reverse sweep instead of caching them"));
+             "reverse sweep instead of caching them (default: on in device "
+             "code, off elsewhere)"));
 static cl::opt<bool>
     VerifySteps("zymase-verify", cl::init(false),
                 cl::desc("Run the verifier after each step of the pass"));
@@ -103,8 +104,9 @@ static cl::opt<unsigned> GpuLocalCacheBytes(
     "zymase-gpu-local-cache-bytes", cl::init(4096),
     cl::desc("Device gradients: loop caches whose size has a compile-time "
              "bound are fixed-size buffers in each thread's local memory "
-             "(an alloca), up to this many bytes per thread in all; larger "
-             "or unbounded ones use device malloc"));
+             "(an alloca), up to this many bytes per thread in all; the "
+             "others start in local memory with what is left and use "
+             "device malloc only for more iterations"));
 
 static cl::opt<bool> GpuNoDeviceMalloc(
     "zymase-gpu-no-device-malloc", cl::init(false),
@@ -131,6 +133,9 @@ extern "C" int zy_opt_print_cache(void) { return PrintCache; }
 extern "C" int zy_opt_print_stats(void) { return PrintStats; }
 extern "C" unsigned zy_opt_keep_buffers_mb(void) { return KeepBuffersMB; }
 extern "C" int zy_opt_recompute_math(void) { return RecomputeMath; }
+extern "C" int zy_opt_recompute_math_given(void) {
+  return RecomputeMath.getNumOccurrences() > 0;
+}
 extern "C" unsigned zy_opt_replay_log_mb(void) { return ReplayLogMB; }
 extern "C" unsigned zy_opt_math_log_mb(void) { return MathLogMB; }
 

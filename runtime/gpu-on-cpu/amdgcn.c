@@ -45,7 +45,10 @@ unsigned __zy_gpu_ockl_dim(void) { return 3; }
 
 /* The device heap (HIP's malloc and free): the host's. */
 uint64_t __zy_gpu_ockl_dm_alloc(uint64_t size) {
-  return (uint64_t)(uintptr_t)malloc(size);
+  void *p = malloc(size);
+  if (p)
+    zg_heap_count(size);
+  return (uint64_t)(uintptr_t)p;
 }
 void __zy_gpu_ockl_dm_dealloc(uint64_t addr) { free((void *)(uintptr_t)addr); }
 

@@ -1,7 +1,7 @@
 /* device.c - what device code calls besides the intrinsics: printf
  * (CUDA's packed argument buffer), assert, the device heap, 128-bit
  * ordered loads and stores, libdevice's __nv_* math and integer functions
- * on the host's libm, and the count of atomics.
+ * on the host's libm, and the counts of atomics and heap allocations.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #define _GNU_SOURCE
 #include "zymase_gpu.h"
@@ -25,8 +25,22 @@ unsigned long long zymase_gpu_atomics(void) {
 /* --- The device heap ----------------------------------------------------- */
 
 /* Each block carries its size in a 16-byte header, so that free gives the
- * bytes back to the limit. */
+ * bytes back to the limit.  Every allocation that succeeds is counted
+ * (zymase_gpu_heap_allocs, zymase_gpu_heap_bytes): two relaxed adds next
+ * to the host's malloc. */
 static _Atomic uint64_t heap_used, heap_limit = 8u << 20;
+static _Atomic uint64_t heap_allocs, heap_bytes;
+
+void zg_heap_count(uint64_t size) {
+  atomic_fetch_add_explicit(&heap_allocs, 1, memory_order_relaxed);
+  atomic_fetch_add_explicit(&heap_bytes, size, memory_order_relaxed);
+}
+unsigned long long zymase_gpu_heap_allocs(void) {
+  return atomic_load_explicit(&heap_allocs, memory_order_relaxed);
+}
+unsigned long long zymase_gpu_heap_bytes(void) {
+  return atomic_load_explicit(&heap_bytes, memory_order_relaxed);
+}
 
 uint64_t zg_heap_limit(void) { return atomic_load(&heap_limit); }
 void zg_set_heap_limit(uint64_t bytes) { atomic_store(&heap_limit, bytes); }
@@ -44,6 +58,7 @@ void *__zy_gpu_malloc(uint64_t size) {
     return NULL;
   }
   p[0] = size;
+  zg_heap_count(size);
   return p + 2;
 }
 

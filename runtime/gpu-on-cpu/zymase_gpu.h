@@ -89,6 +89,11 @@ extern uint64_t __zy_gpu_atomics;
  * executed so far (all kernels, all threads), counted in the translation
  * units built with -mllvm -zymase-gpu-count-atomics (0 in the others). */
 unsigned long long zymase_gpu_atomics(void);
+/* The device-heap allocations (malloc in device code, loop caches of
+ * gradients among them) that have succeeded so far, and their bytes: all
+ * kernels, all threads, every translation unit (counted always). */
+unsigned long long zymase_gpu_heap_allocs(void);
+unsigned long long zymase_gpu_heap_bytes(void);
 
 /* --- Called by the constructor of each retargeted module. ------------- */
 /* Kernel `name` (mangled, as the host side registers it) of translation
@@ -156,6 +161,9 @@ enum {
 uint64_t zg_heap_limit(void);
 void zg_set_heap_limit(uint64_t bytes);
 uint64_t zg_heap_used(void);
+/* Counts one device-heap allocation of `size` bytes (CUDA's malloc and
+ * HIP's __ockl_dm_alloc). */
+void zg_heap_count(uint64_t size);
 
 /* The emulated device, for cudaGetDeviceProperties and
  * cudaDeviceGetAttribute (zymase_cuda_api.h): what the launches honour,
