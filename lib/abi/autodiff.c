@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "abi.h"
 
-#include "ad/irutil.h"
+#include "ir/irutil.h"
 
 static const char *const HINT =
     "declare a struct with one field per active argument, of the "

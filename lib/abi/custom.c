@@ -19,9 +19,9 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "abi.h"
 
-#include "ad/irutil.h"
 #include "analysis/effects.h"
 #include "analysis/registry.h"
+#include "ir/irutil.h"
 
 #include <llvm-c/Target.h>
 #include <stdio.h>

@@ -4,11 +4,11 @@
 #include "ad/ad.h"
 
 #include "abi.h"
-#include "ad/irutil.h"
-#include "ad/rules.h"
 #include "analysis/registry.h"
 #include "analysis/types.h"
 #include "gpu/gpu.h"
+#include "ir/irutil.h"
+#include "ir/rules.h"
 #include "llvm/glue.h"
 #include <stdio.h>
 #include <stdlib.h>

@@ -10,9 +10,9 @@
 #include "analysis/effects.h"
 #include "analysis/registry.h"
 #include "blas/blas.h"
+#include "ir/rules.h"
 #include "parallel/mpi.h"
 #include "parallel/parallel.h"
-#include "rules.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -10,7 +10,7 @@
 #include "cache/cache.h"
 
 #include "blas/blas.h"
-#include "rules.h"
+#include "ir/rules.h"
 
 #include <string.h>
 

@@ -5,9 +5,9 @@
 #include "ad.h"
 
 #include "analysis/registry.h"
+#include "ir/irutil.h"
+#include "ir/rules.h"
 #include "parallel/parallel.h"
-#include "irutil.h"
-#include "rules.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -9,7 +9,7 @@
 #include "cache/cache.h"
 #include "parallel/parallel.h"
 
-#include "irutil.h"
+#include "ir/irutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>

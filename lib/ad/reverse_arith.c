@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
-#include "rules.h"
+#include "ir/rules.h"
 
 int zy_reverse_arith(ZyGen *g, LLVMValueRef i, LLVMValueRef d) {
   LLVMBuilderRef b = g->b;

@@ -11,9 +11,9 @@
 #include "analysis/registry.h"
 #include "blas/blas.h"
 #include "cache/cache.h"
+#include "ir/rules.h"
 #include "parallel/mpi.h"
 #include "parallel/parallel.h"
-#include "rules.h"
 
 #include <stdlib.h>
 #include <string.h>

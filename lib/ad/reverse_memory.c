@@ -10,7 +10,7 @@
 
 #include "analysis/effects.h"
 #include "analysis/registry.h"
-#include "irutil.h"
+#include "ir/irutil.h"
 
 #include <llvm-c/Target.h>
 

@@ -10,8 +10,8 @@
 #include "cache/cache.h"
 
 #include "analysis/registry.h"
+#include "ir/irutil.h"
 #include "parallel/parallel.h"
-#include "irutil.h"
 
 #include <llvm-c/Target.h>
 #include <stdio.h>

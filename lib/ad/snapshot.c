@@ -32,8 +32,8 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 #include "analysis/registry.h"
-#include "irutil.h"
-#include "rules.h"
+#include "ir/irutil.h"
+#include "ir/rules.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -11,8 +11,8 @@
 #include "ad.h"
 
 #include "cache/cache.h"
-#include "irutil.h"
-#include "rules.h"
+#include "ir/irutil.h"
+#include "ir/rules.h"
 
 #include <llvm-c/Target.h>
 #include <string.h>

@@ -18,7 +18,7 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "cache.h"
 
-#include "ad/rules.h"
+#include "ir/rules.h"
 #include "support/maxflow.h"
 
 #include <llvm-c/Target.h>

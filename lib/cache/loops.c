@@ -5,7 +5,7 @@
 #include "cache.h"
 #include "parallel/parallel.h"
 
-#include "ad/irutil.h"
+#include "ir/irutil.h"
 
 #include <llvm-c/Target.h>
 #include <stdio.h>

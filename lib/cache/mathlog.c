@@ -14,7 +14,7 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "cache.h"
 
-#include "ad/irutil.h"
+#include "ir/irutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -12,7 +12,7 @@
 
 #include "analysis/registry.h"
 
-#include "ad/rules.h"
+#include "ir/rules.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -31,7 +31,7 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "cache.h"
 
-#include "ad/irutil.h"
+#include "ir/irutil.h"
 
 #include <llvm-c/Target.h>
 #include <stdio.h>

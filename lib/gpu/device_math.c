@@ -8,7 +8,7 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "gpu.h"
 
-#include "ad/irutil.h"
+#include "ir/irutil.h"
 #include "support/diag.h"
 #include "llvm/glue.h"
 

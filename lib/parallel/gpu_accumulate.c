@@ -7,8 +7,8 @@
 #include "parallel.h"
 
 #include "ad/ad.h"
-#include "ad/rules.h"
 #include "cache/cache.h"
+#include "ir/rules.h"
 
 #include <stdio.h>
 #include <string.h>

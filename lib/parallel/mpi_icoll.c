@@ -7,7 +7,7 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "mpi_record.h"
 
-#include "ad/irutil.h"
+#include "ir/irutil.h"
 
 #define GET(rec, k) zy_mpi_rec_get(c, rec, k)
 #define SET(rec, k, v) zy_mpi_rec_set(c, rec, k, v)

@@ -11,7 +11,7 @@
  * record. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "mpi_record.h"
 
-#include "ad/irutil.h"
+#include "ir/irutil.h"
 
 #include <string.h>
 

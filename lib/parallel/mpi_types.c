@@ -6,7 +6,7 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "mpi_call.h"
 
-#include "ad/irutil.h"
+#include "ir/irutil.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -8,7 +8,7 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "mpi_call.h"
 
-#include "ad/irutil.h"
+#include "ir/irutil.h"
 
 static LLVMValueRef fwd(ZyMpiCall *c, LLVMValueRef v) {
   LLVMValueRef m = zy_map_get(&c->g->vmap, v);

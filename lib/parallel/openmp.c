@@ -7,8 +7,8 @@
 #include "parallel.h"
 
 #include "ad/ad.h"
-#include "ad/irutil.h"
 #include "analysis/activity.h"
+#include "ir/irutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>

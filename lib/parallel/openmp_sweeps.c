@@ -9,7 +9,7 @@
 #include "parallel.h"
 
 #include "ad/ad.h"
-#include "ad/irutil.h"
+#include "ir/irutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -9,8 +9,8 @@
 #include "parallel.h"
 
 #include "ad/ad.h"
-#include "ad/irutil.h"
 #include "cache/cache.h"
+#include "ir/irutil.h"
 
 #include <stdlib.h>
 #include <string.h>
