@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
-#include "cache/cache.h"
+#include "cache.h"
 
 #include "analysis/effects.h"
 #include "analysis/registry.h"

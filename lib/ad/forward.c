@@ -7,7 +7,7 @@
 #include "parallel/mpi.h"
 #include "parallel/parallel.h"
 
-#include "cache/cache.h"
+#include "cache.h"
 
 #include "blas/blas.h"
 #include "ir/rules.h"

@@ -6,8 +6,8 @@
 #include "parallel/mpi.h"
 #include "parallel/parallel.h"
 
-#include "cache/cache.h"
 #include "blas/blas.h"
+#include "cache.h"
 
 #include "abi/abi.h"
 #include "analysis/registry.h"

@@ -10,7 +10,7 @@
 #include "analysis/effects.h"
 #include "analysis/registry.h"
 #include "blas/blas.h"
-#include "cache/cache.h"
+#include "cache.h"
 #include "ir/rules.h"
 #include "parallel/mpi.h"
 #include "parallel/parallel.h"

@@ -10,7 +10,7 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
-#include "cache/cache.h"
+#include "cache.h"
 #include "ir/irutil.h"
 #include "ir/rules.h"
 

@@ -7,7 +7,7 @@
 #include "parallel.h"
 
 #include "ad/ad.h"
-#include "cache/cache.h"
+#include "ad/cache.h"
 #include "ir/rules.h"
 
 #include <stdio.h>

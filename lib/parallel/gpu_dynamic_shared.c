@@ -9,7 +9,7 @@
 #include "parallel.h"
 
 #include "ad/ad.h"
-#include "cache/cache.h"
+#include "ad/cache.h"
 #include "ir/irutil.h"
 
 #include <stdio.h>

@@ -6,7 +6,7 @@
 #include "parallel.h"
 
 #include "ad/ad.h"
-#include "cache/cache.h"
+#include "ad/cache.h"
 
 #include <string.h>
 
