@@ -115,19 +115,6 @@ int zy_lower_autodiff_call(ZyModule *zm, LLVMValueRef call);
  * enzyme_dup, ...). */
 int zy_abi_marker_known(const char *name);
 
-/* Fills in the body of gradient `e` of e->fn (split: the augmented
- * forward e->grad and the reverse e->rev, as zy_gradient_split makes
- * them; with an inline tape, e->tape_bytes and e->tape_align too) from the
- * custom gradient registered for e->fn, called through Enzyme's
- * conventions (custom.c).  Returns 0, or -1 after reporting an error. */
-int zy_custom_build(ZyModule *zm, ZyGradEntry *e);
-
-/* Checks that a call to a function with a custom gradient can be
- * differentiated: its result, when used, must come from the augmented
- * forward pass (or from running the function again, when that has no
- * side effects).  Returns 0, or -1 after reporting an error. */
-int zy_custom_check_call(LLVMValueRef call);
-
 /* Split mode: __enzyme_augmentfwd* (the forward pass, returning the tape),
  * __enzyme_reverse* (the reverse pass, taking it) and
  * __enzyme_augmentsize* (the tape's size in bytes).  Same contract. */

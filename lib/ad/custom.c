@@ -17,7 +17,7 @@
  *                         sret read from memory); pointer arguments
  *                         receive theirs through their shadows.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
-#include "abi/abi.h"
+#include "custom.h"
 
 #include "analysis/effects.h"
 #include "analysis/registry.h"

@@ -9,8 +9,8 @@
 #include "blas/blas.h"
 #include "cache.h"
 
-#include "abi/abi.h"
 #include "analysis/registry.h"
+#include "custom.h"
 
 #include <stdio.h>
 #include <stdlib.h>

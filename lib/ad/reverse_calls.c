@@ -6,11 +6,11 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
-#include "abi/abi.h"
 #include "analysis/effects.h"
 #include "analysis/registry.h"
 #include "blas/blas.h"
 #include "cache.h"
+#include "custom.h"
 #include "ir/rules.h"
 #include "parallel/mpi.h"
 #include "parallel/parallel.h"
