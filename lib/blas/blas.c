@@ -11,7 +11,7 @@
 
 static const ZyBlasRoutine routines[] = {
 #define ZY_BLAS(name, args, returns, adjoint) {#name, args, returns, adjoint},
-#include "blas.def"
+#include "calls/blas.def"
 #undef ZY_BLAS
 };
 enum { NROUTINES = sizeof routines / sizeof routines[0] };

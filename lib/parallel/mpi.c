@@ -12,7 +12,7 @@
 
 static const ZyMpiRow rows[] = {
 #define ZY_MPI(name, kind, args, adjoint) {#name, ZY_MPI_##kind, args, adjoint},
-#include "mpi.def"
+#include "calls/mpi.def"
 #undef ZY_MPI
 };
 enum { NROWS = sizeof rows / sizeof rows[0] };
