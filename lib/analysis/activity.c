@@ -5,11 +5,11 @@
 #include "activity.h"
 
 #include "registry.h"
-#include "blas/blas.h"
+#include "calls/blas_calls.h"
 
 #include "llvm/glue.h"
-#include "parallel/mpi.h"
-#include "parallel/parallel.h"
+#include "calls/mpi_calls.h"
+#include "calls/omp_calls.h"
 #include "support/vec.h"
 
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "types.h"
 
-#include "blas/blas.h"
+#include "calls/blas_calls.h"
 
 #include "llvm/glue.h"
 #include "support/vec.h"

@@ -1,6 +1,6 @@
-/* blas.c - calls to BLAS routines: recognition of the CBLAS and Fortran
- * names of the routines in blas.def, the checks, the arguments and caches
- * of one call, and the emission of BLAS calls and helper loops that the
+/* blas.c - calls to BLAS routines (recognized by calls/blas_calls.c): the
+ * adjoint builder of each row of blas.def, the checks, the arguments and
+ * caches of one call, and the emission of BLAS calls and helper loops that the
  * adjoint builders (blas_adjoint.c) use.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "blas_call.h"
@@ -9,46 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const ZyBlasRoutine routines[] = {
-#define ZY_BLAS(name, args, returns, adjoint) {#name, args, returns, adjoint},
+/* The adjoint builder of each row of blas.def (blas_adjoint.c). */
+static int (*const adjoints[])(ZyBlasCall *) = {
+#define ZY_BLAS(name, args, returns, adjoint) adjoint,
 #include "calls/blas.def"
 #undef ZY_BLAS
 };
-enum { NROUTINES = sizeof routines / sizeof routines[0] };
 
-static const ZyBlasRoutine *by_name(const char *s, size_t len) {
-  for (unsigned k = 0; k < NROUTINES; k++)
-    if (strlen(routines[k].name) == len && !strncmp(routines[k].name, s, len))
-      return &routines[k];
-  return NULL;
-}
-
-const ZyBlasRoutine *zy_blas_routine(LLVMValueRef callee, int *fortran,
-                                     int *single) {
-  if (!callee || !LLVMIsAFunction(callee) || !LLVMIsDeclaration(callee))
-    return NULL; /* a body of the user's: differentiated as it is */
-  size_t len;
-  const char *s = LLVMGetValueName2(callee, &len);
-  int f = 1;
-  if (len > 7 && !strncmp(s, "cblas_", 6))
-    s += 6, len -= 6, f = 0;
-  else if (len > 2 && s[len - 1] == '_')
-    len--;
-  else
-    return NULL;
-  if (s[0] != 'd' && s[0] != 's')
-    return NULL;
-  const ZyBlasRoutine *r = by_name(s + 1, len - 1);
-  if (r && fortran)
-    *fortran = f;
-  if (r && single)
-    *single = s[0] == 's';
-  return r;
-}
-
-int zy_blas_like(LLVMValueRef callee) {
-  return callee && LLVMIsAFunction(callee) && LLVMIsDeclaration(callee) &&
-         !strncmp(LLVMGetValueName(callee), "cblas_", 6);
+static int run_adjoint(ZyBlasCall *c) {
+  return adjoints[zy_blas_routine_index(c->r)](c);
 }
 
 static int is_array(char l) {
@@ -218,7 +187,7 @@ int zy_blas_check(ZyGen *g, LLVMValueRef call) {
   const char *name = LLVMGetValueName(callee);
   g->cur = call;
   const ZyBlasRoutine *r = zy_blas_routine(callee, NULL, NULL);
-  if (!r || !r->adjoint)
+  if (!r || !adjoints[zy_blas_routine_index(r)])
     return ZY_GEN_ERROR(
         g, ZY_ERR_NO_RULE,
         "Zymase differentiates ?dot ?axpy ?scal ?copy ?nrm2 ?asum ?gemv "
@@ -437,7 +406,7 @@ LLVMValueRef zy_blas_emit(ZyBlasCall *c, const char *name, const char *letters,
                           LLVMValueRef *args) {
   ZyGen *g = c->g;
   char fname[64];
-  const ZyBlasRoutine *r = by_name(name, strlen(name));
+  const ZyBlasRoutine *r = zy_blas_routine_named(name);
   LLVMTypeRef ret = r && r->returns ? c->ft : LLVMVoidTypeInContext(g->zm->ctx);
   char p = c->single ? 's' : 'd';
   LLVMValueRef a[32];
@@ -606,7 +575,7 @@ int zy_blas_forward(ZyGen *g, LLVMValueRef call, int after) {
     }
   }
   c->phase = after ? ZY_BLAS_AFTER : ZY_BLAS_BEFORE;
-  return c->r->adjoint(c);
+  return run_adjoint(c);
 }
 
 int zy_blas_reverse(ZyGen *g, LLVMValueRef call, LLVMValueRef d) {
@@ -620,7 +589,7 @@ int zy_blas_reverse(ZyGen *g, LLVMValueRef call, LLVMValueRef d) {
   for (unsigned k = 0; k < 2 * ZY_BLAS_MAXARGS; k++)
     if (c->cache[k])
       c->rcache[k] = reload(c, c->cache[k]);
-  int err = c->r->adjoint(c);
+  int err = run_adjoint(c);
   for (unsigned k = 0; k < 2 * ZY_BLAS_MAXARGS; k++)
     if (c->rcache[k])
       zy_blas_release(c, c->rcache[k]);

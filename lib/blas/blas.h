@@ -5,28 +5,12 @@
 #ifndef ZY_AD_BLAS_H
 #define ZY_AD_BLAS_H
 
+#include "calls/blas_calls.h"
+
 #include <llvm-c/Core.h>
 
 struct ZyBlasCall;
 struct ZyGen;
-
-/* One row of blas.def. */
-typedef struct ZyBlasRoutine {
-  const char *name; /* "gemm"                                          */
-  const char *args; /* argument letters (see blas.def)                 */
-  int returns;      /* returns a floating-point value                  */
-  int (*adjoint)(struct ZyBlasCall *); /* NULL: not differentiated yet    */
-} ZyBlasRoutine;
-
-/* The routine `callee` (a declaration) names (cblas_dgemm, dgemm_,
- * cblas_sgemm, sgemm_), or NULL; `fortran` and `single` (may be NULL) tell the ABI and the
- * precision. */
-const ZyBlasRoutine *zy_blas_routine(LLVMValueRef callee, int *fortran,
-                                     int *single);
-
-/* Whether `callee`'s name looks like a BLAS routine (cblas_*), for errors
- * about routines the table does not have. */
-int zy_blas_like(LLVMValueRef callee);
 
 /* Step 4: whether the call to a BLAS routine can be differentiated (a
  * known routine, constant layout and transpose arguments, written arrays

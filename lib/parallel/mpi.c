@@ -1,5 +1,5 @@
-/* mpi.c - MPI calls in differentiated code: recognition by name (MPI_*,
- * PMPI_*) through the table in mpi.def, the two ABIs (Open MPI's handles
+/* mpi.c - MPI calls in differentiated code (recognized by
+ * calls/mpi_calls.c through the table in mpi.def): the two ABIs (Open MPI's handles
  * are addresses of ompi_* globals, MPICH's are integers), the check step,
  * and helpers that emit MPI calls for the adjoint builders.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
@@ -9,47 +9,6 @@
 
 #include <stdio.h>
 #include <string.h>
-
-static const ZyMpiRow rows[] = {
-#define ZY_MPI(name, kind, args, adjoint) {#name, ZY_MPI_##kind, args, adjoint},
-#include "calls/mpi.def"
-#undef ZY_MPI
-};
-enum { NROWS = sizeof rows / sizeof rows[0] };
-static const ZyMpiRow refused = {"?", ZY_MPI_REFUSED, "", "refused"};
-
-/* The name without its MPI_ / PMPI_ prefix, or NULL. */
-static const char *mpi_name(LLVMValueRef callee, int *pmpi) {
-  if (!callee || !LLVMIsAFunction(callee) || !LLVMIsDeclaration(callee))
-    return NULL;
-  const char *s = LLVMGetValueName(callee);
-  int p = !strncmp(s, "PMPI_", 5);
-  if (pmpi)
-    *pmpi = p;
-  if (p)
-    return s + 5;
-  return !strncmp(s, "MPI_", 4) ? s + 4 : NULL;
-}
-
-const ZyMpiRow *zy_mpi_row(LLVMValueRef callee) {
-  const char *s = mpi_name(callee, NULL);
-  if (!s)
-    return NULL;
-  for (unsigned k = 0; k < NROWS; k++)
-    if (!strcmp(rows[k].name, s))
-      return &rows[k];
-  return &refused;
-}
-
-int zy_mpi_inactive_function(LLVMValueRef callee) {
-  const ZyMpiRow *r = zy_mpi_row(callee);
-  return r && r->kind == ZY_MPI_INACTIVE;
-}
-
-int zy_mpi_handled(LLVMValueRef callee) {
-  const ZyMpiRow *r = zy_mpi_row(callee);
-  return r && r->kind != ZY_MPI_INACTIVE;
-}
 
 int zy_mpi_index(const ZyMpiRow *r, char letter, int nth) {
   for (int k = 0; r->args[k]; k++)
@@ -75,7 +34,7 @@ void zy_mpi_init(ZyMpiCall *c, ZyGen *g, LLVMValueRef call) {
   c->g = g;
   c->call = call;
   c->row = zy_mpi_row(LLVMGetCalledValue(call));
-  mpi_name(LLVMGetCalledValue(call), &c->pmpi);
+  zy_mpi_name(LLVMGetCalledValue(call), &c->pmpi);
   c->b = g->b;
   c->ctx = g->zm->ctx;
   c->mod = g->zm->mod;
