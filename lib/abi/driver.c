@@ -6,10 +6,12 @@
 #include "abi.h"
 #include "analysis/registry.h"
 #include "analysis/types.h"
+#include "blas/blas.h"
 #include "gpu/gpu.h"
 #include "ir/irutil.h"
 #include "ir/rules.h"
 #include "llvm/glue.h"
+#include "parallel/mpi.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -296,6 +298,9 @@ int zy_run_on_module(LLVMModuleRef m) {
     check_leftover_names(m); /* reads only */
     return 0;
   }
+  /* The runtimes register their call handlers with the engine. */
+  zy_blas_register();
+  zy_mpi_register();
   Driver d = {.zm = {.mod = m, .ctx = LLVMGetModuleContext(m)}};
   ZyModule *zm = &d.zm;
   int changed = 1;

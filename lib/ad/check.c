@@ -9,10 +9,11 @@
 
 #include "analysis/effects.h"
 #include "analysis/registry.h"
-#include "blas/blas.h"
+#include "calls/blas_calls.h"
+#include "calls/mpi_calls.h"
 #include "ir/rules.h"
-#include "parallel/mpi.h"
 #include "parallel/parallel.h"
+#include "runtime.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -47,7 +48,7 @@ static int check_call_flow(ZyGen *g, LLVMValueRef call) {
   if (w)
     return 0;
   if (zy_blas_routine(callee, NULL, NULL) || zy_blas_like(callee))
-    return zy_blas_check(g, call);
+    return zy_runtime(ZY_CALL_BLAS)->check_call(g, call);
   if (zy_rule_for_call(callee) || zy_llvm_call_reads_only(call) ||
       zy_activity_inactive_function(callee) || zy_mpi_row(callee))
     return 0; /* (MPI calls: zy_mpi_check) */
@@ -353,7 +354,7 @@ static int check_memory(ZyGen *g) {
                                 "BLAS calls with derivatives inside an "
                                 "OpenMP parallel region are not "
                                 "differentiated yet");
-          if (shadowed && zy_blas_check(g, i))
+          if (shadowed && zy_runtime(ZY_CALL_BLAS)->check_call(g, i))
             return -1;
           continue;
         }
@@ -556,6 +557,6 @@ static int check_errno_reads(ZyGen *g) {
 }
 
 int zy_check_supported(ZyGen *g) {
-  return zy_omp_check(g) || zy_mpi_check(g) || check_invokes(g) || check_flows(g) ||
+  return zy_omp_check(g) || zy_runtimes_check(g) || check_invokes(g) || check_flows(g) ||
          check_memory(g) || check_returned_shadows(g) || check_errno_reads(g);
 }

@@ -4,13 +4,12 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
-#include "parallel/mpi.h"
 #include "parallel/parallel.h"
 
 #include "cache.h"
 
-#include "blas/blas.h"
 #include "ir/rules.h"
+#include "runtime.h"
 
 #include <string.h>
 
@@ -149,10 +148,10 @@ int zy_forward_sweep(ZyGen *g) {
         continue;
       } else if (!is_debug_intrinsic(i)) {
         int blas = LLVMIsACallInst(i) && zy_call_mode(g, i) == ZY_CALL_BLAS;
-        if (blas && (err = zy_blas_forward(g, i, 0)))
+        if (blas && (err = zy_runtime(ZY_CALL_BLAS)->forward(g, i, 0)))
           continue;
         if (LLVMIsACallInst(i) && zy_call_mode(g, i) == ZY_CALL_MPI &&
-            (err = zy_mpi_forward(g, i, 0)))
+            (err = zy_runtime(ZY_CALL_MPI)->forward(g, i, 0)))
           continue;
         LLVMValueRef c = LLVMInstructionClone(i);
         if (LLVMIsACallInst(c) && zy_rule_known(LLVMGetCalledValue(c)))
@@ -161,10 +160,10 @@ int zy_forward_sweep(ZyGen *g) {
         zy_map_put(&g->vmap, i, c);
         remap_operands(g, c);
         zy_priv_forward_access(g, i);
-        if (blas && (err = zy_blas_forward(g, i, 1)))
+        if (blas && (err = zy_runtime(ZY_CALL_BLAS)->forward(g, i, 1)))
           continue;
         if (LLVMIsACallInst(i) && zy_call_mode(g, i) == ZY_CALL_MPI &&
-            (err = zy_mpi_forward(g, i, 1)))
+            (err = zy_runtime(ZY_CALL_MPI)->forward(g, i, 1)))
           continue;
       } else {
         continue;

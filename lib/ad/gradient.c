@@ -3,14 +3,13 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
-#include "parallel/mpi.h"
 #include "parallel/parallel.h"
 
-#include "blas/blas.h"
 #include "cache.h"
 
 #include "analysis/registry.h"
 #include "custom.h"
+#include "runtime.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -268,7 +267,7 @@ static void free_gen(ZyGen *g) {
   zy_map_free(&g->predidx);
   zy_map_free(&g->shadow);
   zy_map_free(&g->tapes);
-  zy_blas_free(g);
+  zy_runtimes_release(g);
   zy_map_free(&g->sizes);
   zy_loops_free(g);
   zy_vec_free(&g->tape);
@@ -300,7 +299,7 @@ static int build_gradient(ZyGen *g, LLVMValueRef aug, LLVMValueRef rev) {
     zy_types_free(g->types);
     g->types = zy_types_analyze(g->primal, g->seeds);
   }
-  if (zy_mpi_retype(g)) { /* contiguous MPI datatypes */
+  if (zy_runtimes_prepare(g)) { /* MPI: contiguous datatypes */
     zy_types_free(g->types);
     g->types = zy_types_analyze(g->primal, g->seeds);
   }

@@ -8,12 +8,13 @@
 
 #include "analysis/effects.h"
 #include "analysis/registry.h"
-#include "blas/blas.h"
+#include "calls/blas_calls.h"
+#include "calls/mpi_calls.h"
 #include "cache.h"
 #include "custom.h"
 #include "ir/rules.h"
-#include "parallel/mpi.h"
 #include "parallel/parallel.h"
+#include "runtime.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -356,9 +357,9 @@ int zy_reverse_call(ZyGen *g, LLVMValueRef call, LLVMValueRef d) {
   case ZY_CALL_SPLIT:
     return call_split(g, call, d);
   case ZY_CALL_BLAS:
-    return zy_blas_reverse(g, call, d);
+    return zy_runtime(ZY_CALL_BLAS)->reverse(g, call, d);
   case ZY_CALL_MPI:
-    return zy_mpi_reverse(g, call);
+    return zy_runtime(ZY_CALL_MPI)->reverse(g, call, d);
   case ZY_CALL_SHUFFLE:
     return zy_gpu_reverse_shuffle(g, call, d);
   default:

@@ -5,6 +5,8 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "blas_call.h"
 
+#include "ad/runtime.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -600,4 +602,15 @@ void zy_blas_free(ZyGen *g) {
   for (size_t k = 0; k < g->blas.order.len; k++)
     free(zy_map_get(&g->blas, g->blas.order.data[k]));
   zy_map_free(&g->blas);
+}
+
+/* The engine's handlers of BLAS calls (ad/runtime.h). */
+static const ZyCallRuntime blas_runtime = {.name = "BLAS",
+                                           .check_call = zy_blas_check,
+                                           .forward = zy_blas_forward,
+                                           .reverse = zy_blas_reverse,
+                                           .release = zy_blas_free};
+
+void zy_blas_register(void) {
+  zy_runtime_register(ZY_CALL_BLAS, &blas_runtime);
 }

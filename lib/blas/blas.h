@@ -28,4 +28,8 @@ int zy_blas_reverse(struct ZyGen *g, LLVMValueRef call, LLVMValueRef d);
 /* Frees what the sweeps kept per call. */
 void zy_blas_free(struct ZyGen *g);
 
+/* Registers the functions above as the engine's handlers of ZY_CALL_BLAS
+ * (ad/runtime.h); at start-up. */
+void zy_blas_register(void);
+
 #endif

@@ -7,6 +7,8 @@
 
 #include "parallel.h"
 
+#include "ad/runtime.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -450,3 +452,12 @@ int zy_mpi_check(ZyGen *g) {
     }
   return 0;
 }
+
+/* The engine's handlers of MPI calls (ad/runtime.h). */
+static const ZyCallRuntime mpi_runtime = {.name = "MPI",
+                                          .prepare = zy_mpi_retype,
+                                          .check = zy_mpi_check,
+                                          .forward = zy_mpi_forward,
+                                          .reverse = zy_mpi_reverse};
+
+void zy_mpi_register(void) { zy_runtime_register(ZY_CALL_MPI, &mpi_runtime); }

@@ -31,7 +31,12 @@ int zy_mpi_retype(struct ZyGen *g);
  * reductions); 0 or -1. */
 int zy_mpi_forward(struct ZyGen *g, LLVMValueRef call, int after);
 
-/* Reverse sweep: the adjoint communication of the call; 0 or -1. */
-int zy_mpi_reverse(struct ZyGen *g, LLVMValueRef call);
+/* Reverse sweep: the adjoint communication of the call (`d`, the adjoint
+ * of its result, is not used); 0 or -1. */
+int zy_mpi_reverse(struct ZyGen *g, LLVMValueRef call, LLVMValueRef d);
+
+/* Registers the functions above as the engine's handlers of ZY_CALL_MPI
+ * (ad/runtime.h); at start-up. */
+void zy_mpi_register(void);
 
 #endif

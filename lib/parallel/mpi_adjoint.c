@@ -599,7 +599,7 @@ int zy_mpi_forward(ZyGen *g, LLVMValueRef call, int after) {
   }
 }
 
-int zy_mpi_reverse(ZyGen *g, LLVMValueRef call) {
+int zy_mpi_reverse(ZyGen *g, LLVMValueRef call, LLVMValueRef d) {
   ZyMpiCall c;
   zy_mpi_init(&c, g, call);
   if (c.row->kind == ZY_MPI_BARRIER)

@@ -1,0 +1,37 @@
+/* runtime.c - the table of the runtimes' call handlers (runtime.h).
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include "runtime.h"
+
+enum { NMODES = ZY_CALL_SHUFFLE + 1 };
+static const ZyCallRuntime *handlers[NMODES];
+
+void zy_runtime_register(ZyCallMode mode, const ZyCallRuntime *rt) {
+  ZY_ASSERT((unsigned)mode < NMODES && rt);
+  handlers[mode] = rt;
+}
+
+const ZyCallRuntime *zy_runtime(ZyCallMode mode) {
+  ZY_ASSERT((unsigned)mode < NMODES && handlers[mode]);
+  return handlers[mode];
+}
+
+int zy_runtimes_prepare(ZyGen *g) {
+  int changed = 0;
+  for (unsigned m = 0; m < NMODES; m++)
+    if (handlers[m] && handlers[m]->prepare)
+      changed |= handlers[m]->prepare(g);
+  return changed;
+}
+
+int zy_runtimes_check(ZyGen *g) {
+  for (unsigned m = 0; m < NMODES; m++)
+    if (handlers[m] && handlers[m]->check && handlers[m]->check(g))
+      return -1;
+  return 0;
+}
+
+void zy_runtimes_release(ZyGen *g) {
+  for (unsigned m = 0; m < NMODES; m++)
+    if (handlers[m] && handlers[m]->release)
+      handlers[m]->release(g);
+}
