@@ -128,6 +128,59 @@ static void grad_agree(const char *name, const double *a, const double *b,
   }
 }
 
+/* The serial checks at GPU sizes (up to 10^7 lookups): every stride-th
+ * lookup, about 4096 of them, so that the serial reference and the finite
+ * differences take seconds whatever the size. */
+static long sample_stride(long n) { return n > 4096 ? n / 4096 : 1; }
+
+/* The timed launches: `setup` (restoring the seed the previous gradient
+ * consumed, outside the clock), then the fastest of `reps` runs of `run`
+ * (which synchronizes), in ms.  Without the setup a gradient would run on
+ * a zero seed, where Zymase skips the atomics of zero adjoints and a
+ * hand-written adjoint does not. */
+template <typename S, typename F>
+static double best_ms_seeded(int reps, S setup, F run) {
+  double best = 1e300;
+  for (int r = 0; r < reps; r++) {
+    setup();
+    double t0 = now_ms();
+    run();
+    double t = now_ms() - t0;
+    best = t < best ? t : best;
+  }
+  return best;
+}
+
+/* A central difference of J = sum_k seed[k] out[k] taken term by term:
+ * sum_k seed[k] (op[k] - om[k]) / 2h, in long double, with the sum of the
+ * terms' magnitudes beside it (printed on a failure: how much the sum
+ * cancels).  The checks take it over a bounded number of outputs (sampled
+ * lookups, the cells reading one value), so that its rounding does not
+ * grow with the size; LBM's omega, which every cell reads, is differenced
+ * in long double. */
+struct Fd {
+  double d, mag;
+};
+static Fd fd_terms(const double *seed, const double *op, const double *om,
+                   long m, double h) {
+  long double d = 0, mag = 0;
+  for (long k = 0; k < m; k++) {
+    long double t = (long double)seed[k] * ((long double)op[k] - om[k]);
+    d += t, mag += t < 0 ? -t : t;
+  }
+  return {(double)(d / (2 * h)), (double)(mag / (2 * h))};
+}
+/* One derivative against such a difference (relative, as fd_agree). */
+static void fd_check(const char *name, double grad, Fd fd, double tol) {
+  double err = std::fabs(grad - fd.d) / std::fmax(1e-3, std::fabs(fd.d));
+  if (!(err <= tol)) {
+    printf("FAIL %s: gradient %.12g, finite difference %.12g (relative "
+           "%.3g; sum of |terms| %.6g)\n",
+           name, grad, fd.d, err, fd.mag);
+    exit(1);
+  }
+}
+
 /* One derivative against a central finite difference. */
 static void fd_agree(const char *name, double grad, double fd, double tol) {
   double err = std::fabs(grad - fd) / std::fmax(1e-3, std::fabs(fd));

@@ -45,9 +45,27 @@ int zy_gpu_heap_check(ZyGen *g, ZyLoop *l) {
       zy_opt_gpu_local_cache_bytes());
 }
 
+/* On nvptx, device printf of the bytes the thread asked for, before the
+ * assert's message: what the heap must hold per thread resident at once. */
+static void print_bytes(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef size,
+                        LLVMValueRef buf) {
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0);
+  LLVMBuildStore(b, size, buf);
+  LLVMTypeRef pty = LLVMFunctionType(LLVMInt32TypeInContext(c),
+                                     (LLVMTypeRef[]){ptr, ptr}, 2, 0);
+  LLVMValueRef args[2] = {
+      LLVMBuildGlobalStringPtr(b,
+                               "zymase: a thread of a gradient asked the "
+                               "device heap for %llu bytes and got none\n",
+                               "zymase.gpu.heap.bytes"),
+      buf};
+  LLVMBuildCall2(b, pty, zy_runtime_fn(m, "vprintf", pty), args, 2, "");
+}
+
 /* ptr zymase.gpu.cache.alloc(i64 bytes, ptr message): device malloc
  * (ockl's dm_alloc on amdgcn) that traps when the heap is full, on nvptx
- * after CUDA's assert prints `message`. */
+ * after printing the bytes asked for and CUDA's assert `message`. */
 static LLVMValueRef alloc_fn(ZyGen *g) {
   LLVMModuleRef m = g->zm->mod;
   LLVMContextRef c = g->zm->ctx;
@@ -66,6 +84,7 @@ static LLVMValueRef alloc_fn(ZyGen *g) {
   LLVMPositionBuilderAtEnd(b, entry);
   LLVMValueRef size = LLVMGetParam(fn, 0), p;
   int amd = zy_gpu_device_kind(m) == ZY_GPU_AMDGCN;
+  LLVMValueRef buf = amd ? NULL : LLVMBuildAlloca(b, i64, "");
   if (amd) {
     LLVMTypeRef aty = LLVMFunctionType(i64, &i64, 1, 0);
     p = LLVMBuildIntToPtr(
@@ -80,6 +99,7 @@ static LLVMValueRef alloc_fn(ZyGen *g) {
   LLVMBuildCondBr(b, LLVMBuildIsNull(b, p, ""), fail, ok);
   LLVMPositionBuilderAtEnd(b, fail);
   if (!amd) { /* CUDA's assert: the message, the thread and the kernel */
+    print_bytes(m, b, size, buf);
     LLVMTypeRef i32 = LLVMInt32TypeInContext(c);
     LLVMTypeRef aty =
         LLVMFunctionType(LLVMVoidTypeInContext(c),
@@ -184,8 +204,10 @@ void zy_gpu_grow(ZyGen *g, LLVMValueRef slot, LLVMTypeRef t, LLVMValueRef n,
   LLVMValueRef bytes = LLVMBuildNUWMul(g->b, n, size, "");
   LLVMValueRef p = zy_gpu_alloc(
       g, g->b, bytes,
-      "zymase: device malloc for a loop cache of a gradient failed (raise "
-      "cudaLimitMallocHeapSize, or bound the loop's trip count)",
+      "zymase: device malloc for a loop cache of a gradient failed: the "
+      "heap (cudaLimitMallocHeapSize) must hold the bytes printed above for "
+      "each thread resident at once; raise it, or bound the loop's trip "
+      "count",
       "zymase.gpu.buffer");
   LLVMValueRef old = LLVMBuildLoad2(g->b, ptr, slot, "");
   if (keep) /* the values stored so far move to the new buffer */

@@ -48,8 +48,43 @@ static int private_local(LLVMValueRef p) {
   return LLVMIsAAllocaInst(a) && u && !LLVMGetNextUse(u);
 }
 
+/* Whether `p`, reached from a by-value argument through GEPs of constant
+ * indices, is only loaded from. */
+static int only_loaded(LLVMValueRef p, int depth) {
+  for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef i = LLVMGetUser(u);
+    if (LLVMIsALoadInst(i))
+      continue;
+    if (!LLVMIsAGetElementPtrInst(i) || LLVMGetOperand(i, 0) != p ||
+        depth > 4 || !LLVMIsConstant(LLVMGetOperand(i, 1)) ||
+        !only_loaded(i, depth + 1))
+      return 0;
+  }
+  return 1;
+}
+
+/* Whether `p` points into a by-value argument of kernel `k` (a struct
+ * of the kernel's parameters, the same bytes in every thread: XSBench's
+ * and RSBench's data) that the kernel only loads from. */
+static int uniform_byval(LLVMValueRef p, LLVMValueRef k) {
+  for (int d = 0; LLVMIsAGetElementPtrInst(p); d++) {
+    for (int o = 1; o < LLVMGetNumOperands(p); o++)
+      if (!LLVMIsAConstantInt(LLVMGetOperand(p, o)) || d > 4)
+        return 0;
+    p = LLVMGetOperand(p, 0);
+  }
+  if (!LLVMIsAArgument(p) || LLVMGetParamParent(p) != k)
+    return 0;
+  unsigned idx = 1;
+  for (LLVMValueRef a = LLVMGetFirstParam(k); a != p; a = LLVMGetNextParam(a))
+    idx++;
+  unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
+  return LLVMGetEnumAttributeAtIndex(k, idx, byval) && only_loaded(p, 0);
+}
+
 /* Whether operand `v` of a call in kernel `k` has the same value in every
- * thread: a constant, a global, an argument of the kernel, a marker read
+ * thread: a constant, a global, an argument of the kernel, a load from a
+ * by-value argument of the kernel that it only reads, a marker read
  * (Enzyme's `enzyme_*` globals), or (-O0) a load of a local of the kernel
  * into which only such values are stored; or a cast of one (HIP passes
  * its kernel's pointers through ptrtoint/inttoptr or addrspacecast). */
@@ -65,6 +100,8 @@ static int uniform_operand(LLVMValueRef v, LLVMValueRef k, int depth) {
   LLVMValueRef p = LLVMGetOperand(v, 0), gv = global_of(p);
   if (gv)
     return !strncmp(LLVMGetValueName(gv), "enzyme_", 7);
+  if (uniform_byval(p, k))
+    return 1;
   if (!private_local(p))
     return 0;
   for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {

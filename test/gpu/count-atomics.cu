@@ -3,7 +3,8 @@
 // N threads making K atomics each (atomicAdd on int and double, atomicMax,
 // atomicCAS, a CAS loop) give N*K; a gradient whose threads all add into
 // the same two parameters makes one atomic per block and parameter (two
-// per thread with -zymase-gpu-all-atomic); a thread-owned elementwise
+// per thread with -zymase-gpu-all-atomic), also when the kernel has its
+// pointers in a struct passed by value; a thread-owned elementwise
 // gradient none; a neighbour's adjoint (atomic) one per thread whose
 // adjoint is not zero (every thread with -zymase-gpu-all-atomic); without
 // the option nothing is counted.
@@ -53,6 +54,17 @@ __device__ double fit(const double *w, const double *t) {
 }
 __global__ void fit_gradient(const double *w, double *dw, const double *t) {
   __enzyme_autodiff((void *)fit, enzyme_dup, w, dw, enzyme_const, t);
+}
+
+/* The same with the kernel's pointers in a struct passed by value (as
+ * XSBench and RSBench pass their data): its fields are the same in every
+ * thread, so still one atomic per block and parameter. */
+struct FitArgs {
+  const double *w, *t;
+  double *dw;
+};
+__global__ void fit_gradient_byval(FitArgs a) {
+  __enzyme_autodiff((void *)fit, enzyme_dup, a.w, a.dw, enzyme_const, a.t);
 }
 
 /* y_i = x_i^2: thread i owns x[i] (class 1). */
@@ -134,6 +146,15 @@ int main() {
               (double)COUNTED(fit_atomics));
   to_host(dw, d_dw, 2);
   check_array("fit gradient: dw", dw, want, 2, 1e-12);
+  CK(cudaMemset(d_dw, 0, 2 * sizeof(double)));
+  before = zymase_gpu_atomics();
+  fit_gradient_byval<<<fb, bs>>>(FitArgs{d_w, d_t, d_dw});
+  CK(cudaDeviceSynchronize());
+  check_value("fit gradient, arguments by value: atomics",
+              (double)(zymase_gpu_atomics() - before),
+              (double)COUNTED(fit_atomics));
+  to_host(dw, d_dw, 2);
+  check_array("fit gradient, arguments by value: dw", dw, want, 2, 1e-12);
 
   /* The class-1 gradient: no atomic (n per array all-atomic). */
   double *d_dx, *d_y, *d_dy;
