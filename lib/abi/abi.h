@@ -37,6 +37,7 @@ typedef struct ZyCall {
   LLVMTypeRef rt;   /* the declared result type                        */
   unsigned first;   /* operand index of the function                   */
   int split;        /* split-mode markers and trailing values allowed  */
+  int fwd;          /* __enzyme_fwddiff: a float's tangent follows it  */
   ZySig sig;
   LLVMValueRef args[131]; /* primal arguments, then shadows, then more */
   unsigned argop[64];      /* operand index of each primal argument      */
@@ -127,6 +128,9 @@ int zy_custom_build(ZyModule *zm, ZyGradEntry *e);
  * forward pass (or from running the function again, when that has no
  * side effects).  Returns 0, or -1 after reporting an error. */
 int zy_custom_check_call(LLVMValueRef call);
+
+/* Forward mode: __enzyme_fwddiff* (fwddiff.c).  Same contract. */
+int zy_lower_fwddiff_call(ZyModule *zm, LLVMValueRef call);
 
 /* Split mode: __enzyme_augmentfwd* (the forward pass, returning the tape),
  * __enzyme_reverse* (the reverse pass, taking it) and
