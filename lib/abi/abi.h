@@ -132,6 +132,13 @@ int zy_custom_check_call(LLVMValueRef call);
 /* Forward mode: __enzyme_fwddiff* (fwddiff.c).  Same contract. */
 int zy_lower_fwddiff_call(ZyModule *zm, LLVMValueRef call);
 
+/* -zymase-check-fwd (fwdcheck.c): before the gradient call of `c`, the
+ * tangent of the function along a fixed direction (NULL when the call is
+ * not checked); after it, the run-time check of dot(gradient, direction)
+ * against that tangent. */
+LLVMValueRef zy_fwdcheck_begin(ZyCall *c);
+void zy_fwdcheck_end(ZyCall *c, LLVMValueRef tangent, LLVMValueRef grads);
+
 /* Split mode: __enzyme_augmentfwd* (the forward pass, returning the tape),
  * __enzyme_reverse* (the reverse pass, taking it) and
  * __enzyme_augmentsize* (the tape's size in bytes).  Same contract. */

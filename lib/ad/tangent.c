@@ -73,8 +73,10 @@ static LLVMValueRef arith(ZyGen *g, LLVMValueRef i, LLVMValueRef c) {
     return add(g, ta, tb);
   case LLVMFSub:
     return sub(g, ta, tb);
-  case LLVMFMul:
-    return add(g, mul(g, ta, map(g, b)), mul(g, tb, map(g, a)));
+  case LLVMFMul: { /* in this order: C leaves argument order open */
+    LLVMValueRef l = mul(g, ta, map(g, b));
+    return add(g, l, mul(g, tb, map(g, a)));
+  }
   case LLVMFDiv: /* (ta - y tb) / b */
     if (!ta && !tb)
       return NULL;

@@ -71,12 +71,44 @@ static int refuse(ZyGen *g, const char *hint, const char *what) {
                       callee_name(g->cur));
 }
 
+/* An intrinsic returning a struct (llvm.sincos, llvm.frexp, llvm.modf),
+ * whose row reads the fields of dy: the tangent of field j is the row
+ * built with dy zero but for field j, which holds the operand's tangent
+ * (so dxk is d(field j)/dxk times that tangent). */
+static LLVMValueRef struct_tangent(ZyGen *g, const ZyRule *r, LLVMValueRef *x,
+                                   unsigned n, LLVMValueRef y,
+                                   LLVMValueRef *tx) {
+  LLVMTypeRef st = LLVMTypeOf(y);
+  LLVMValueRef t = LLVMConstNull(st);
+  int any = 0;
+  for (unsigned j = 0; j < LLVMCountStructElementTypes(st); j++) {
+    LLVMTypeRef ft = LLVMStructGetTypeAtIndex(st, j);
+    if (!zy_type_differentiable(ft))
+      continue;
+    LLVMValueRef sum = NULL;
+    for (unsigned k = 0; k < r->arity && k < n && k < 3; k++) {
+      if (!tx[k] || LLVMTypeOf(tx[k]) != ft)
+        continue;
+      ZyRuleIO io = {.b = g->b, .y = y};
+      io.dy = LLVMBuildInsertValue(g->b, LLVMConstNull(st), tx[k], j, "");
+      for (unsigned i = 0; i < n && i < 3; i++)
+        io.x[i] = x[i];
+      r->build(&io);
+      if (io.dx[k])
+        sum = sum ? LLVMBuildFAdd(g->b, sum, io.dx[k], "") : io.dx[k];
+    }
+    if (sum) {
+      t = LLVMBuildInsertValue(g->b, t, sum, j, "");
+      any = 1;
+    }
+  }
+  return any ? t : NULL;
+}
+
 static int rule_call(ZyGen *g, LLVMValueRef call, const ZyRule *r) {
   LLVMValueRef c = zy_tangent_copy(g, call);
   if (!zy_activity_active(g->act, call))
     return 0;
-  if (LLVMGetTypeKind(LLVMTypeOf(call)) == LLVMStructTypeKind)
-    return refuse(g, NULL, "a math intrinsic returning a struct");
   LLVMValueRef x[3] = {0}, tx[3] = {0};
   unsigned n = LLVMGetNumArgOperands(call);
   for (unsigned k = 0; k < n && k < 3; k++) {
@@ -84,9 +116,66 @@ static int rule_call(ZyGen *g, LLVMValueRef call, const ZyRule *r) {
     if (zy_type_differentiable(LLVMTypeOf(x[k])))
       tx[k] = zy_tangent_or_null(g, LLVMGetOperand(call, k));
   }
-  LLVMValueRef d = zy_rule_tangent(g->b, r, x, n, c, tx);
+  LLVMValueRef d = LLVMGetTypeKind(LLVMTypeOf(call)) == LLVMStructTypeKind
+                       ? struct_tangent(g, r, x, n, c, tx)
+                       : zy_rule_tangent(g->b, r, x, n, c, tx);
   if (d)
     zy_map_put(&g->tangent, call, d);
+  return 0;
+}
+
+/* One build of writer row `r` for the tangent of one output: dy (the
+ * result's adjoint) and dp[out] (the adjoint of the float written through
+ * operand `out`) are zero but the one that stands for the output, which
+ * holds input k's tangent t; gives dxk, i.e. d(output)/dxk * t. */
+static LLVMValueRef writer_term(ZyGen *g, const ZyRule *r, LLVMValueRef c,
+                                unsigned k, LLVMValueRef t, int out) {
+  LLVMTypeRef ft = LLVMTypeOf(t), rt = LLVMTypeOf(c);
+  int has_y = LLVMGetTypeKind(rt) != LLVMVoidTypeKind;
+  ZyRuleIO io = {.b = g->b, .y = has_y ? c : NULL};
+  for (unsigned i = 0; i < LLVMGetNumArgOperands(c) && i < 3; i++) {
+    io.x[i] = LLVMGetOperand(c, i);
+    io.dp[i] = LLVMConstNull(ft);
+  }
+  if (has_y)
+    io.dy = out < 0 ? t : LLVMConstNull(rt);
+  if (out >= 0)
+    io.dp[out] = t;
+  r->build(&io);
+  return io.dx[k];
+}
+
+/* A math function that also writes floats through pointers (sincos,
+ * frexp, modf, lgamma_r, remquo): the tangents of those floats go to the
+ * shadows (zero for 'Z' outputs), and the result's tangent as for a
+ * rule. */
+static int writer_call(ZyGen *g, LLVMValueRef call, const ZyRule *r) {
+  LLVMValueRef c = zy_tangent_copy(g, call);
+  unsigned n = LLVMGetNumArgOperands(call);
+  LLVMValueRef tx[3] = {0};
+  LLVMTypeRef ft = NULL;
+  for (unsigned k = 0; k < n && k < 3; k++)
+    if (r->outs[k] == 'x') {
+      tx[k] = zy_tangent_or_null(g, LLVMGetOperand(call, k));
+      ft = LLVMTypeOf(LLVMGetOperand(call, k));
+    }
+  for (int out = -1; out < (int)n && out < 3; out++) {
+    LLVMValueRef sum = NULL, p = out >= 0 ? LLVMGetOperand(call, out) : NULL;
+    if (out < 0 ? !zy_activity_active(g->act, call)
+                : (r->outs[out] != 'F' && r->outs[out] != 'Z') ||
+                      !zy_activity_shadowed(g->act, p))
+      continue;
+    for (unsigned k = 0; k < n && k < 3; k++)
+      if (tx[k] && (out < 0 || r->outs[out] == 'F')) {
+        LLVMValueRef d = writer_term(g, r, c, k, tx[k], out);
+        sum = !d ? sum : sum ? LLVMBuildFAdd(g->b, sum, d, "") : d;
+      }
+    if (out < 0 && sum)
+      zy_map_put(&g->tangent, call, sum);
+    else if (out >= 0)
+      LLVMBuildStore(g->b, sum ? sum : LLVMConstNull(ft),
+                     zy_shadow_forward_of(g, p));
+  }
   return 0;
 }
 
@@ -209,10 +298,6 @@ static int refused(ZyGen *g, LLVMValueRef call, LLVMValueRef f) {
                   "BLAS calls are not supported yet");
   if (zy_registry_custom(f))
     return refuse(g, NULL, "custom derivatives are not supported yet");
-  if (zy_rule_writer_for_call(f))
-    return refuse(g, NULL,
-                  "math functions that write results through "
-                  "pointers are not supported yet");
   return ZY_GEN_ERROR(g, ZY_ERR_NO_RULE,
                       "define the function in this translation unit, or mark "
                       "it inactive",
@@ -233,6 +318,9 @@ int zy_tangent_call(ZyGen *g, LLVMValueRef call) {
   const ZyRule *r = f && LLVMIsAFunction(f) ? zy_rule_for_call(f) : NULL;
   if (r)
     return rule_call(g, call, r);
+  r = f && LLVMIsAFunction(f) ? zy_rule_writer_for_call(f) : NULL;
+  if (r)
+    return writer_call(g, call, r);
   if (!strncmp(name, "llvm.memcpy", 11) || !strncmp(name, "llvm.memmove", 12))
     return memory_intrinsic(g, call, 0);
   if (!strncmp(name, "llvm.memset", 11))

@@ -3,11 +3,13 @@
 // over arrays, a struct, heap memory (malloc/free, calloc, realloc) and
 // local arrays, memcpy and memset, pointers stored in memory, a callee
 // that writes through its pointer argument; tangents against central
-// finite differences and closed forms.
+// finite differences and closed forms; sincos, modf and frexp writing
+// their results through pointers (the tangents go to the shadows).
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // RUN: %clang -O0 %s -lm -o %t0 && %t0
 // RUN: %clang -O2 %s -lm -o %t2 && %t2
 // RUN: %if !sanitizer %{ %clang -O1 %s -lm -o %t1 && %t1 %}
+#define _GNU_SOURCE
 #include "fd.h"
 
 #include <string.h>
@@ -79,6 +81,12 @@ double callee_writes(double *v, double f) {
   scale(v, f, N);
   scale(v, v[0], N);
   return v[1] + v[2] * v[3];
+}
+
+/* math functions writing results through pointers */
+void writers(double x, double *s, double *c, double *ip, int *e, double *fr) {
+  sincos(x, s, c);
+  *fr = modf(x * 3, ip) + frexp(x, e);
 }
 
 static void fill(double *x, int n, double base) {
@@ -160,5 +168,14 @@ int main(void) {
                  callee_writes(vt, 1.3 + 0.5 * t);
                }));
   zy_check_close("callee writes", got, fd, 1e-8);
+  double s0, ds0 = 5, c0, dc0 = 5, ip, dip = 5, fr, dfr = 5;
+  int e;
+  __enzyme_fwddiff_void((void *)writers, 0.7, 1.0, &s0, &ds0, &c0, &dc0, &ip,
+                        &dip, enzyme_const, &e, &fr, &dfr);
+  zy_check_close("sincos sin", ds0, cos(0.7), 1e-15);
+  zy_check_close("sincos cos", dc0, -sin(0.7), 1e-15);
+  zy_check_close("modf integral part", dip, 0, 0);
+  /* frexp(0.7) = 0.7 * 2^0: dm/dx = 2^0 */
+  zy_check_close("modf + frexp", dfr, 3 + 1, 1e-15);
   return zy_report();
 }
