@@ -156,6 +156,34 @@ static int refuse(ZyGen *g, const char *what) {
                       "forward mode: %s", what);
 }
 
+/* Stores and loads whose shadow cannot be mirrored (as check.c refuses
+ * them for gradients): pointers with and without shadows mixed, and
+ * floats moved through integers, whose tangents would be lost. */
+static int check_memory(ZyGen *g, LLVMValueRef i) {
+  int store = LLVMIsAStoreInst(i) != NULL;
+  LLVMValueRef v = store ? LLVMGetOperand(i, 0) : i;
+  LLVMValueRef p = LLVMGetOperand(i, store ? 1 : 0);
+  int sp = zy_activity_shadowed(g->act, p);
+  int sv = store && zy_activity_shadowed(g->act, v);
+  if (sv && !sp)
+    return refuse(g, "a pointer to memory that has a shadow is stored to "
+                     "memory that has none");
+  LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(v));
+  if (!sp || sv || zy_type_differentiable(LLVMTypeOf(v)) ||
+      (store && (LLVMIsAConstant(v) || LLVMIsUndef(v))))
+    return 0;
+  if (store && k == LLVMPointerTypeKind &&
+      !zy_activity_unshadowed_slot(g->act, p))
+    return refuse(g, "a pointer without a shadow is stored to memory that "
+                     "has one");
+  ZyTy held = zy_types_memory(g->types, p, 0);
+  if (k == LLVMIntegerTypeKind &&
+      (zy_ty_is_float(held) || held == ZY_TY_ANYTHING))
+    return refuse(g, store ? "floating-point data is stored as an integer"
+                           : "floating-point data is loaded as an integer");
+  return 0;
+}
+
 /* A load or store through a shadowed pointer: the same on the shadow. */
 static int memory(ZyGen *g, LLVMValueRef i, LLVMValueRef c) {
   int store = LLVMIsAStoreInst(i) != NULL;
@@ -206,7 +234,7 @@ static int visit(ZyGen *g, LLVMValueRef i, ZyVec *phis) {
   }
   LLVMValueRef c = zy_tangent_copy(g, i);
   if (op == LLVMLoad || op == LLVMStore) {
-    if (memory(g, i, c))
+    if (check_memory(g, i) || memory(g, i, c))
       return -1;
     return zy_shadow_forward(g, i);
   }

@@ -1,8 +1,10 @@
-// errors/fwddiff-unsupported.c - what __enzyme_fwddiff does not support yet is a located error at the call or the construct: __enzyme_batch, the enzyme_width marker (vector mode), enzyme_out (reverse mode's marker), BLAS calls and calls without a body that touch derivatives.
+// errors/fwddiff-unsupported.c - what __enzyme_fwddiff does not support yet is a located error at the call or the construct: __enzyme_batch, the enzyme_width marker (vector mode), enzyme_out (reverse mode's marker), BLAS calls, calls without a body that touch derivatives, and floats copied through an integer (their tangents would be lost).
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // RUN: %not %clang -c -O0 -g %s -o %t.o 2>&1 | %FileCheck %s --implicit-check-not=PLEASE --implicit-check-not='internal error'
 // RUN: %not %clang -c -O2 -g %s -o %t.o 2>&1 | %FileCheck %s --implicit-check-not=PLEASE --implicit-check-not='internal error'
 // RUN: %not %clang -c -O0 %s -o %t.o 2>&1 | %FileCheck %s --check-prefix=NOG --implicit-check-not=PLEASE --implicit-check-not='internal error'
+
+#include <string.h>
 
 double __enzyme_fwddiff(void *, ...);
 double __enzyme_batch(void *, ...);
@@ -34,6 +36,18 @@ double dot(double *x, double *y) { return cblas_ddot(3, x, 1, y, 1); }
 double blas(double *x, double *dx, double *y) {
   // CHECK: fwddiff-unsupported.c:[[@LINE-2]]:{{[0-9]+}}: error: [zymase:unsupported] {{.*}}forward mode: BLAS calls are not supported yet (a call to 'cblas_ddot')
   return __enzyme_fwddiff((void *)dot, x, dx, y, dx);
+}
+
+double bits(double *x, double *y) {
+  long long b;
+  memcpy(&b, x, 8);
+  b ^= 1;
+  memcpy(y, &b, 8);
+  return y[0];
+}
+double punning(double *x, double *dx, double *y, double *dy) {
+  // CHECK: fwddiff-unsupported.c:[[@LINE-4]]:{{[0-9]+}}: error: [zymase:unsupported] {{.*}}forward mode: floating-point data is stored as an integer
+  return __enzyme_fwddiff((void *)bits, x, dx, y, dy);
 }
 
 double ext(double x) { return external(x) * x; }
