@@ -37,6 +37,7 @@ typedef struct ZyCall {
   LLVMTypeRef rt;   /* the declared result type                        */
   unsigned first;   /* operand index of the function                   */
   int split;        /* split-mode markers and trailing values allowed  */
+  int fwd;          /* __enzyme_fwddiff: a float's tangent follows it  */
   ZySig sig;
   LLVMValueRef args[131]; /* primal arguments, then shadows, then more */
   unsigned argop[64];      /* operand index of each primal argument      */
@@ -114,6 +115,16 @@ int zy_lower_autodiff_call(ZyModule *zm, LLVMValueRef call);
 /* Whether `name` is a marker global Zymase implements (enzyme_const,
  * enzyme_dup, ...). */
 int zy_abi_marker_known(const char *name);
+
+/* Forward mode: __enzyme_fwddiff* (fwddiff.c).  Same contract. */
+int zy_lower_fwddiff_call(ZyModule *zm, LLVMValueRef call);
+
+/* -zymase-check-fwd (fwdcheck.c): before the gradient call of `c`, the
+ * tangent of the function along a fixed direction (NULL when the call is
+ * not checked); after it, the run-time check of dot(gradient, direction)
+ * against that tangent. */
+LLVMValueRef zy_fwdcheck_begin(ZyCall *c);
+void zy_fwdcheck_end(ZyCall *c, LLVMValueRef tangent, LLVMValueRef grads);
 
 /* Split mode: __enzyme_augmentfwd* (the forward pass, returning the tape),
  * __enzyme_reverse* (the reverse pass, taking it) and

@@ -31,8 +31,11 @@ static int lower(ZyCall *c) {
   zy_abi_free_seeds(c, seeds);
   if (!grad)
     return -1;
+  LLVMValueRef check = zy_opt_check_fwd() ? zy_fwdcheck_begin(c) : NULL;
   LLVMValueRef grads = LLVMBuildCall2(c->b, LLVMGlobalGetValueType(grad), grad,
                                       c->args, c->nargs, "");
+  if (check)
+    zy_fwdcheck_end(c, check, grads);
   if (zy_abi_pack(c, grads, "gradient", HINT))
     return -1;
   LLVMInstructionEraseFromParent(c->call);

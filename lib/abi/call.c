@@ -178,6 +178,10 @@ LLVMValueRef zy_abi_convert(LLVMBuilderRef b, LLVMValueRef a,
 
 /* A split-mode option at operand *k (moved past its value, if any). */
 static int read_option(ZyCall *c, ZyMarker m, const char *mname, unsigned *k) {
+  if (c->fwd && m == ZY_MARK_PRIMAL_RETURN) {
+    c->primal_return = 1;
+    return 0;
+  }
   if (!c->split)
     return zy_error(ZY_ERR_BAD_MARKER, c->fn, c->call,
                     "split-mode markers go to __enzyme_augmentfwd and "
@@ -244,6 +248,31 @@ static int bad_argument(ZyCall *c, LLVMValueRef a, LLVMTypeRef want,
   return -1;
 }
 
+/* Forward mode: the tangent of floating-point parameter p, at operand
+ * ++*k. */
+static int read_tangent(ZyCall *c, ZyMarker m, const char *mname,
+                        LLVMTypeRef pt, unsigned p, unsigned *k) {
+  if (m == ZY_MARK_OUT)
+    return zy_error(ZY_ERR_BAD_MARKER, c->fn, c->call,
+                    "in forward mode pass the tangent after the value, or "
+                    "mark the argument enzyme_const",
+                    "'%s' marks argument %u: __enzyme_fwddiff takes no "
+                    "enzyme_out arguments",
+                    mname, p + 1);
+  if (++*k >= LLVMGetNumArgOperands(c->call))
+    return zy_error(ZY_ERR_BAD_MARKER, c->fn, c->call,
+                    "pass the tangent after the value, or mark the argument "
+                    "enzyme_const",
+                    "the tangent of argument %u is missing", p + 1);
+  LLVMValueRef a = LLVMGetOperand(c->call, *k);
+  LLVMValueRef t = zy_abi_convert(c->b, a, pt);
+  if (!t)
+    return bad_argument(c, a, pt, p);
+  c->sig.active_args |= 1ull << p;
+  c->shadows[c->nshadows++] = t;
+  return 0;
+}
+
 /* Parameter p's activity and, for a pointer not marked constant, its
  * shadow at operand ++*k. */
 static int read_activity(ZyCall *c, ZyMarker m, const char *mname,
@@ -251,6 +280,8 @@ static int read_activity(ZyCall *c, ZyMarker m, const char *mname,
   unsigned n = LLVMGetNumArgOperands(c->call);
   LLVMTypeKind pk = LLVMGetTypeKind(pt);
   int fp = zy_type_differentiable(pt);
+  if (c->fwd && fp && m != ZY_MARK_CONST)
+    return read_tangent(c, m, mname, pt, p, k);
   if (m == ZY_MARK_OUT && !fp)
     return zy_error(ZY_ERR_BAD_MARKER, c->fn, c->call, NULL,
                     "%s marks argument %u, which is not a "

@@ -64,9 +64,12 @@ static int lower_one(ZyModule *zm, LLVMValueRef call) {
     return zy_lower_reverse_call(zm, call);
   if (starts_with(name, "__enzyme_augmentsize"))
     return zy_lower_augmentsize_call(zm, call);
+  if (starts_with(name, "__enzyme_fwddiff"))
+    return zy_lower_fwddiff_call(zm, call);
   return zy_error(ZY_ERR_BAD_CALL, NULL, call, NULL,
                   "'%s' is not supported: Zymase implements reverse mode "
-                  "(__enzyme_autodiff, __enzyme_augmentfwd, __enzyme_reverse)",
+                  "(__enzyme_autodiff, __enzyme_augmentfwd, __enzyme_reverse) "
+                  "and forward mode (__enzyme_fwddiff)",
                   name);
 }
 
@@ -173,6 +176,7 @@ static int lower(Driver *d, LLVMValueRef call) {
 static int differentiates(const char *name) {
   name = zy_abi_entry_name(name);
   return starts_with(name, "__enzyme_autodiff") ||
+         starts_with(name, "__enzyme_fwddiff") ||
          starts_with(name, "__enzyme_augmentfwd") ||
          starts_with(name, "__enzyme_reverse");
 }

@@ -238,6 +238,7 @@ typedef struct ZyGen {
   LLVMValueRef retinst;/* the gradient's return (end of the reverse)     */
   LLVMBuilderRef b;    /* positioned in the reverse sweep                */
   LLVMValueRef cur;    /* primal instruction being reversed (for errors) */
+  ZyMap tangent;       /* (forward mode) primal value -> its tangent     */
 } ZyGen;
 
 /* preprocess.c: step 1, the simplified clone to differentiate. */
@@ -455,6 +456,36 @@ int zy_reverse_arith(ZyGen *g, LLVMValueRef inst, LLVMValueRef d);
 int zy_reverse_aggregate(ZyGen *g, LLVMValueRef inst, LLVMValueRef d);
 int zy_reverse_call(ZyGen *g, LLVMValueRef inst, LLVMValueRef d);
 int zy_reverse_memory(ZyGen *g, LLVMValueRef inst, LLVMValueRef d);
+
+/* tangent.c, tangent_calls.c: forward mode (__enzyme_fwddiff).  The
+ * tangent function of `fn` for `sig` (active_args: floating-point
+ * arguments with a tangent; dup_args: pointer arguments with a shadow;
+ * active_ret / dup_ret: the result's tangent or shadow is returned) takes
+ * fn's parameters, then the tangents and shadows of the arguments in
+ * `sig`, in argument order; it returns void when fn does, without a
+ * tangent, else { result (unless void), tangent (if active_ret or
+ * dup_ret) }.  Made once per (fn, sig); NULL after an error. */
+LLVMValueRef zy_tangent(ZyModule *zm, LLVMValueRef fn, ZySig sig,
+                        const ZyTT *seeds);
+/* In the tangent function: the tangent of primal value `v` (a float's
+ * tangent, a pointer's shadow; zero where it has none), or NULL where it
+ * has none (the tangent is zero). */
+LLVMValueRef zy_tangent_value(ZyGen *g, LLVMValueRef v);
+LLVMValueRef zy_tangent_or_null(ZyGen *g, LLVMValueRef v);
+/* A copy of primal instruction `i` at the builder, operands mapped. */
+LLVMValueRef zy_tangent_copy(ZyGen *g, LLVMValueRef i);
+/* The tangent of the result of a call to a math function with a rule:
+ * sum over the operands with a tangent of the rule's adjoint of that
+ * operand, the tangent standing for the result's adjoint (rules.def's
+ * rows are linear in dy).  NULL when no operand has a tangent. */
+struct ZyRule;
+LLVMValueRef zy_rule_tangent(LLVMBuilderRef b, const struct ZyRule *r,
+                             LLVMValueRef *x, unsigned nx, LLVMValueRef y,
+                             LLVMValueRef *tx);
+/* Copies call `call` with its tangent (math rules, memory functions,
+ * the tangent function of a callee with a body); 0, or -1 after an
+ * error. */
+int zy_tangent_call(ZyGen *g, LLVMValueRef call);
 
 /* Report an error about the instruction being reversed. */
 #define ZY_GEN_ERROR(g, kind, hint, ...)                                       \

@@ -240,6 +240,7 @@ int zy_opt_print_gradient(void);  /* -zymase-print           */
 int zy_opt_preopt(void);          /* !-zymase-no-preopt      */
 int zy_opt_postopt(void);         /* !-zymase-no-postopt     */
 int zy_opt_verify_steps(void);    /* -zymase-verify          */
+int zy_opt_check_fwd(void);       /* -zymase-check-fwd       */
 int zy_opt_loose_types(void);     /* -zymase-loose-types     */
 int zy_opt_print_cache(void);     /* -zymase-print-cache     */
 int zy_opt_print_stats(void);     /* -zymase-print-stats     */

@@ -62,6 +62,10 @@ static cl::opt<bool> RecomputeMath(
              "iterations and the merges of branches built from them in the "
              "reverse sweep instead of caching them (default: on in device "
              "code, off elsewhere)"));
+static cl::opt<bool> CheckFwd(
+    "zymase-check-fwd", cl::init(false), cl::Hidden,
+    cl::desc("Check each gradient of floating-point scalars against forward "
+             "mode at run time (tools/fwd-check)"));
 static cl::opt<bool>
     VerifySteps("zymase-verify", cl::init(false),
                 cl::desc("Run the verifier after each step of the pass"));
@@ -128,6 +132,7 @@ extern "C" int zy_opt_print_gradient(void) { return PrintGradient; }
 extern "C" int zy_opt_preopt(void) { return !NoPreopt; }
 extern "C" int zy_opt_postopt(void) { return !NoPostopt; }
 extern "C" int zy_opt_verify_steps(void) { return VerifySteps; }
+extern "C" int zy_opt_check_fwd(void) { return CheckFwd; }
 extern "C" int zy_opt_loose_types(void) { return LooseTypes; }
 extern "C" int zy_opt_print_cache(void) { return PrintCache; }
 extern "C" int zy_opt_print_stats(void) { return PrintStats; }

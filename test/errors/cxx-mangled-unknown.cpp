@@ -1,17 +1,17 @@
-// errors/cxx-mangled-unknown.cpp - C++ declarations of Enzyme's interface without extern "C" are mangled; one Zymase lacks (__enzyme_iter) or refuses (__enzyme_fwddiff) is a located error, not a link failure.
+// errors/cxx-mangled-unknown.cpp - C++ declarations of Enzyme's interface without extern "C" are mangled; one Zymase lacks (__enzyme_iter) or refuses (__enzyme_batch) is a located error, not a link failure.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // RUN: %not %clang -c -O0 -g %s -o %t.o 2>&1 | %FileCheck %s --implicit-check-not=PLEASE --implicit-check-not='internal error'
 // RUN: %not %clang -c -O2 -g %s -o %t.o 2>&1 | %FileCheck %s --implicit-check-not=PLEASE --implicit-check-not='internal error'
 
-double __enzyme_fwddiff(void *, ...);
+double __enzyme_batch(void *, ...);
 unsigned long __enzyme_iter(unsigned long, unsigned long);
 
 double f(double x) { return x * x; }
 
 double g(double x) {
-  // CHECK: cxx-mangled-unknown.cpp:[[@LINE+2]]:10: error: [zymase:bad-call] '__enzyme_fwddiffPvz' is not supported: Zymase implements reverse mode
-  // CHECK-NEXT: instruction: {{.*}}call {{.*}}@_Z16__enzyme_fwddiffPvz(
-  return __enzyme_fwddiff((void *)f, x, 1.0);
+  // CHECK: cxx-mangled-unknown.cpp:[[@LINE+2]]:10: error: [zymase:bad-call] '__enzyme_batchPvz' is not supported: Zymase implements reverse mode
+  // CHECK-NEXT: instruction: {{.*}}call {{.*}}@_Z14__enzyme_batchPvz(
+  return __enzyme_batch((void *)f, x, 1.0);
 }
 
 unsigned long h() {

@@ -1,18 +1,58 @@
-// errors/fwddiff-unsupported.c - __enzyme_fwddiff (forward mode) is not supported: a bad-call error at the call.
+// errors/fwddiff-unsupported.c - what __enzyme_fwddiff does not support yet is a located error at the call or the construct: __enzyme_batch, the enzyme_width marker (vector mode), enzyme_out (reverse mode's marker), BLAS calls, calls without a body that touch derivatives, and floats copied through an integer (their tangents would be lost).
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // RUN: %not %clang -c -O0 -g %s -o %t.o 2>&1 | %FileCheck %s --implicit-check-not=PLEASE --implicit-check-not='internal error'
 // RUN: %not %clang -c -O2 -g %s -o %t.o 2>&1 | %FileCheck %s --implicit-check-not=PLEASE --implicit-check-not='internal error'
 // RUN: %not %clang -c -O0 %s -o %t.o 2>&1 | %FileCheck %s --check-prefix=NOG --implicit-check-not=PLEASE --implicit-check-not='internal error'
-// RUN: %not %clang -c -O2 %s -o %t.o 2>&1 | %FileCheck %s --check-prefix=NOG --implicit-check-not=PLEASE --implicit-check-not='internal error'
+
+#include <string.h>
 
 double __enzyme_fwddiff(void *, ...);
+double __enzyme_batch(void *, ...);
+double cblas_ddot(int n, const double *x, int incx, const double *y, int incy);
+double external(double);
+extern int enzyme_width, enzyme_out, enzyme_dup;
 
 double f(double x) { return x * x; }
 
-double g(double x) {
-  // CHECK: fwddiff-unsupported.c:[[@LINE+4]]:10: error: [zymase:bad-call] '__enzyme_fwddiff' is not supported
-  // CHECK-NEXT: instruction: {{.*}}call double (ptr, ...) @__enzyme_fwddiff(ptr
-  // CHECK: 1 error generated
-  // NOG: error: [zymase:bad-call] '__enzyme_fwddiff' is not supported
-  return __enzyme_fwddiff((void *)f, x, 1.0);
+double batch(double x) {
+  // CHECK: fwddiff-unsupported.c:[[@LINE+3]]:10: error: [zymase:bad-call] '__enzyme_batch' is not supported: Zymase implements reverse mode {{.*}} and forward mode (__enzyme_fwddiff)
+  // CHECK-NEXT: instruction: {{.*}}call double (ptr, ...) @__enzyme_batch(ptr
+  // NOG: error: [zymase:bad-call] '__enzyme_batch' is not supported
+  return __enzyme_batch((void *)f, x, 1.0);
+}
+
+double width(double x) {
+  // CHECK: fwddiff-unsupported.c:[[@LINE+1]]:10: error: [zymase:bad-marker] {{.*}}marker 'enzyme_width' is not supported
+  return __enzyme_fwddiff((void *)f, enzyme_width, 2, x, 1.0, 2.0);
+}
+
+double out(double x) {
+  // CHECK: fwddiff-unsupported.c:[[@LINE+2]]:10: error: [zymase:bad-marker] {{.*}}'enzyme_out' marks argument 1: __enzyme_fwddiff takes no enzyme_out arguments
+  // CHECK: hint: in forward mode pass the tangent after the value
+  return __enzyme_fwddiff((void *)f, enzyme_out, x);
+}
+
+double dot(double *x, double *y) { return cblas_ddot(3, x, 1, y, 1); }
+double blas(double *x, double *dx, double *y) {
+  // CHECK: fwddiff-unsupported.c:[[@LINE-2]]:{{[0-9]+}}: error: [zymase:unsupported] {{.*}}forward mode: BLAS calls are not supported yet (a call to 'cblas_ddot')
+  return __enzyme_fwddiff((void *)dot, x, dx, y, dx);
+}
+
+double bits(double *x, double *y) {
+  long long b;
+  memcpy(&b, x, 8);
+  b ^= 1;
+  memcpy(y, &b, 8);
+  return y[0];
+}
+double punning(double *x, double *dx, double *y, double *dy) {
+  // CHECK: fwddiff-unsupported.c:[[@LINE-4]]:{{[0-9]+}}: error: [zymase:unsupported] {{.*}}forward mode: floating-point data is stored as an integer
+  return __enzyme_fwddiff((void *)bits, x, dx, y, dy);
+}
+
+double ext(double x) { return external(x) * x; }
+double unknown(double x) {
+  // CHECK: fwddiff-unsupported.c:[[@LINE-2]]:{{[0-9]+}}: error: [zymase:no-rule] {{.*}}forward mode: no derivative for a call to 'external'
+  // CHECK: errors generated
+  return __enzyme_fwddiff((void *)ext, x, 1.0);
 }

@@ -1,0 +1,463 @@
+/* tangent.c - forward mode: the tangent function of a function, one sweep
+ * that copies the primal body and computes beside each active value its
+ * tangent (arithmetic, casts, selects, phis, aggregates, loads and stores
+ * through shadow pointers).  Pointers get shadows as in the reverse
+ * mode's forward sweep (shadow.c); calls are in tangent_calls.c.
+ * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
+#include "ad.h"
+
+#include "ir/irutil.h"
+#include "ir/rules.h"
+
+#include <llvm-c/DebugInfo.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static LLVMValueRef map(ZyGen *g, LLVMValueRef v) {
+  LLVMValueRef m = zy_map_get(&g->vmap, v);
+  return m ? m : v;
+}
+
+LLVMValueRef zy_tangent_or_null(ZyGen *g, LLVMValueRef v) {
+  if (LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMPointerTypeKind)
+    return zy_activity_shadowed(g->act, v) ? zy_shadow_forward_of(g, v) : NULL;
+  return zy_map_get(&g->tangent, v);
+}
+
+LLVMValueRef zy_tangent_value(ZyGen *g, LLVMValueRef v) {
+  LLVMValueRef t = zy_tangent_or_null(g, v);
+  return t ? t : LLVMConstNull(LLVMTypeOf(v));
+}
+
+LLVMValueRef zy_tangent_copy(ZyGen *g, LLVMValueRef i) {
+  LLVMValueRef c = LLVMInstructionClone(i);
+  LLVMInsertIntoBuilderWithName(g->b, c, LLVMGetValueName(i));
+  for (int o = 0, n = LLVMGetNumOperands(c); o < n; o++) {
+    LLVMValueRef op = LLVMGetOperand(c, o);
+    if (op && zy_map_has(&g->vmap, op))
+      LLVMSetOperand(c, o, zy_map_get(&g->vmap, op));
+  }
+  zy_map_put(&g->vmap, i, c);
+  return c;
+}
+
+static int is_debug_intrinsic(LLVMValueRef i) {
+  LLVMValueRef f = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
+  return f && LLVMIsAFunction(f) &&
+         !strncmp(LLVMGetValueName(f), "llvm.dbg.", 9);
+}
+
+/* a + b, a - b, a * b where NULL stands for zero. */
+static LLVMValueRef add(ZyGen *g, LLVMValueRef a, LLVMValueRef b) {
+  return !a ? b : !b ? a : LLVMBuildFAdd(g->b, a, b, "");
+}
+static LLVMValueRef sub(ZyGen *g, LLVMValueRef a, LLVMValueRef b) {
+  return !b   ? a
+         : !a ? LLVMBuildFNeg(g->b, b, "")
+              : LLVMBuildFSub(g->b, a, b, "");
+}
+static LLVMValueRef mul(ZyGen *g, LLVMValueRef t, LLVMValueRef v) {
+  return t ? LLVMBuildFMul(g->b, t, v, "") : NULL;
+}
+
+/* The tangent of a floating-point arithmetic instruction `i` (copied as
+ * `c`), or NULL for zero. */
+static LLVMValueRef arith(ZyGen *g, LLVMValueRef i, LLVMValueRef c) {
+  LLVMValueRef a = LLVMGetOperand(i, 0);
+  LLVMValueRef ta = zy_tangent_or_null(g, a);
+  LLVMValueRef b = LLVMGetNumOperands(i) > 1 ? LLVMGetOperand(i, 1) : NULL;
+  LLVMValueRef tb = b ? zy_tangent_or_null(g, b) : NULL;
+  switch (LLVMGetInstructionOpcode(i)) {
+  case LLVMFAdd:
+    return add(g, ta, tb);
+  case LLVMFSub:
+    return sub(g, ta, tb);
+  case LLVMFMul: { /* in this order: C leaves argument order open */
+    LLVMValueRef l = mul(g, ta, map(g, b));
+    return add(g, l, mul(g, tb, map(g, a)));
+  }
+  case LLVMFDiv: /* (ta - y tb) / b */
+    if (!ta && !tb)
+      return NULL;
+    return LLVMBuildFDiv(g->b, sub(g, ta, mul(g, tb, c)), map(g, b), "");
+  case LLVMFRem: { /* as fmod */
+    LLVMValueRef x[2] = {map(g, a), map(g, b)}, tx[2] = {ta, tb};
+    return zy_rule_tangent(g->b, zy_rule_named("fmod"), x, 2, c, tx);
+  }
+  case LLVMFNeg:
+    return ta ? LLVMBuildFNeg(g->b, ta, "") : NULL;
+  case LLVMFPExt:
+    return ta ? LLVMBuildFPExt(g->b, ta, LLVMTypeOf(i), "") : NULL;
+  case LLVMFPTrunc:
+    return ta ? LLVMBuildFPTrunc(g->b, ta, LLVMTypeOf(i), "") : NULL;
+  default:
+    return NULL;
+  }
+}
+
+/* Operand `o` of `i` is an index or a condition, not a value with a
+ * tangent. */
+static int index_operand(LLVMValueRef i, unsigned o) {
+  switch (LLVMGetInstructionOpcode(i)) {
+  case LLVMExtractElement:
+    return o == 1;
+  case LLVMInsertElement:
+    return o == 2;
+  case LLVMSelect:
+    return o == 0;
+  default:
+    return 0;
+  }
+}
+
+/* Instructions that only move values (aggregates, vectors, selects,
+ * freeze, bitcasts between floating-point types): the same instruction
+ * on the tangents. */
+static LLVMValueRef moved(ZyGen *g, LLVMValueRef i) {
+  int any = 0;
+  unsigned n = LLVMGetNumOperands(i);
+  for (unsigned o = 0; o < n; o++)
+    if (!index_operand(i, o) && zy_tangent_or_null(g, LLVMGetOperand(i, o)))
+      any = 1;
+  if (!any)
+    return NULL;
+  LLVMValueRef t = LLVMInstructionClone(i);
+  LLVMInsertIntoBuilderWithName(g->b, t, "");
+  for (unsigned o = 0; o < n; o++) {
+    LLVMValueRef v = LLVMGetOperand(i, o);
+    LLVMSetOperand(t, o,
+                   index_operand(i, o) ? map(g, v) : zy_tangent_value(g, v));
+  }
+  return t;
+}
+
+static int is_moving(LLVMValueRef i) {
+  switch (LLVMGetInstructionOpcode(i)) {
+  case LLVMExtractValue:
+  case LLVMInsertValue:
+  case LLVMExtractElement:
+  case LLVMInsertElement:
+  case LLVMShuffleVector:
+  case LLVMSelect:
+  case LLVMFreeze:
+    return 1;
+  case LLVMBitCast:
+    return zy_type_differentiable(LLVMTypeOf(LLVMGetOperand(i, 0)));
+  default:
+    return 0;
+  }
+}
+
+static int refuse(ZyGen *g, const char *what) {
+  return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                      "see README.md, \"Coming from Enzyme\", for what "
+                      "__enzyme_fwddiff supports",
+                      "forward mode: %s", what);
+}
+
+/* Stores and loads whose shadow cannot be mirrored (as check.c refuses
+ * them for gradients): pointers with and without shadows mixed, and
+ * floats moved through integers, whose tangents would be lost. */
+static int check_memory(ZyGen *g, LLVMValueRef i) {
+  int store = LLVMIsAStoreInst(i) != NULL;
+  LLVMValueRef v = store ? LLVMGetOperand(i, 0) : i;
+  LLVMValueRef p = LLVMGetOperand(i, store ? 1 : 0);
+  int sp = zy_activity_shadowed(g->act, p);
+  int sv = store && zy_activity_shadowed(g->act, v);
+  if (sv && !sp)
+    return refuse(g, "a pointer to memory that has a shadow is stored to "
+                     "memory that has none");
+  LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(v));
+  if (!sp || sv || zy_type_differentiable(LLVMTypeOf(v)) ||
+      (store && (LLVMIsAConstant(v) || LLVMIsUndef(v))))
+    return 0;
+  if (store && k == LLVMPointerTypeKind &&
+      !zy_activity_unshadowed_slot(g->act, p))
+    return refuse(g, "a pointer without a shadow is stored to memory that "
+                     "has one");
+  ZyTy held = zy_types_memory(g->types, p, 0);
+  if (k == LLVMIntegerTypeKind &&
+      (zy_ty_is_float(held) || held == ZY_TY_ANYTHING))
+    return refuse(g, store ? "floating-point data is stored as an integer"
+                           : "floating-point data is loaded as an integer");
+  return 0;
+}
+
+/* A load or store through a shadowed pointer: the same on the shadow. */
+static int memory(ZyGen *g, LLVMValueRef i, LLVMValueRef c) {
+  int store = LLVMIsAStoreInst(i) != NULL;
+  LLVMValueRef p = LLVMGetOperand(i, store ? 1 : 0);
+  LLVMTypeRef t = LLVMTypeOf(store ? LLVMGetOperand(i, 0) : i);
+  if (!zy_type_differentiable(t) || !zy_activity_shadowed(g->act, p))
+    return 0;
+  if (LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic)
+    return refuse(g, "an atomic load or store of floating-point memory with "
+                     "derivatives");
+  LLVMValueRef s = zy_shadow_forward_of(g, p), m;
+  if (store)
+    m = LLVMBuildStore(g->b, zy_tangent_value(g, LLVMGetOperand(i, 0)), s);
+  else if (zy_activity_active(g->act, i))
+    zy_map_put(&g->tangent, i, m = LLVMBuildLoad2(g->b, t, s, ""));
+  else
+    return 0;
+  LLVMSetAlignment(m, LLVMGetAlignment(c));
+  LLVMSetVolatile(m, LLVMGetVolatile(c));
+  return 0;
+}
+
+/* One primal instruction: its copy, then its tangent or shadow. */
+static int visit(ZyGen *g, LLVMValueRef i, ZyVec *phis) {
+  LLVMOpcode op = LLVMGetInstructionOpcode(i);
+  LLVMTypeRef t = LLVMTypeOf(i);
+  int diff = zy_type_differentiable(t);
+  g->cur = i;
+  if (is_debug_intrinsic(i))
+    return 0;
+  if (op == LLVMPHI) {
+    zy_map_put(&g->vmap, i, LLVMBuildPhi(g->b, t, LLVMGetValueName(i)));
+    zy_vec_push(phis, i);
+    if (diff && zy_activity_active(g->act, i))
+      zy_map_put(&g->tangent, i, LLVMBuildPhi(g->b, t, ""));
+    return zy_shadow_forward(g, i);
+  }
+  if (op == LLVMCall)
+    return zy_tangent_call(g, i);
+  if (op == LLVMInvoke || op == LLVMCallBr)
+    return refuse(g, "an invoke (a call that may throw); compile with "
+                     "-fno-exceptions");
+  if (op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg) {
+    if (zy_type_differentiable(LLVMTypeOf(LLVMGetOperand(i, 1))) &&
+        zy_activity_shadowed(g->act, LLVMGetOperand(i, 0)))
+      return refuse(g, "an atomic operation on floating-point memory with "
+                       "derivatives");
+  }
+  LLVMValueRef c = zy_tangent_copy(g, i);
+  if (op == LLVMLoad || op == LLVMStore) {
+    if (check_memory(g, i) || memory(g, i, c))
+      return -1;
+    return zy_shadow_forward(g, i);
+  }
+  if (LLVMGetTypeKind(t) == LLVMPointerTypeKind)
+    return zy_shadow_forward(g, i);
+  if (!diff || !zy_activity_active(g->act, i))
+    return 0;
+  LLVMValueRef d = NULL;
+  if (is_moving(i))
+    d = moved(g, i);
+  else if (op == LLVMSIToFP || op == LLVMUIToFP || op == LLVMBitCast)
+    d = NULL; /* from integers: no derivative */
+  else if (op == LLVMFAdd || op == LLVMFSub || op == LLVMFMul ||
+           op == LLVMFDiv || op == LLVMFRem || op == LLVMFNeg ||
+           op == LLVMFPExt || op == LLVMFPTrunc)
+    d = arith(g, i, c);
+  else
+    return refuse(g, "no tangent for this instruction");
+  if (d)
+    zy_map_put(&g->tangent, i, d);
+  return 0;
+}
+
+/* `ret v`: returns { v, tangent of v } as the signature says. */
+static void lower_return(ZyGen *g, LLVMValueRef ret) {
+  LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(g->grad));
+  if (LLVMGetTypeKind(rt) == LLVMVoidTypeKind) {
+    LLVMBuildRetVoid(g->b);
+    return;
+  }
+  LLVMValueRef r = LLVMGetUndef(rt);
+  unsigned k = 0;
+  if (LLVMGetNumOperands(ret))
+    r = LLVMBuildInsertValue(g->b, r, map(g, LLVMGetOperand(ret, 0)), k++, "");
+  if (g->sig.active_ret || g->sig.dup_ret)
+    r = LLVMBuildInsertValue(
+        g->b, r, zy_tangent_value(g, LLVMGetOperand(ret, 0)), k, "");
+  LLVMBuildRet(g->b, r);
+}
+
+static void fill_phis(ZyGen *g, ZyVec *phis) {
+  for (size_t k = 0; k < phis->len; k++) {
+    LLVMValueRef p = phis->data[k], c = zy_map_get(&g->vmap, p);
+    LLVMValueRef tp = zy_map_get(&g->tangent, p);
+    for (unsigned j = 0; j < LLVMCountIncoming(p); j++) {
+      LLVMBasicBlockRef in = LLVMGetIncomingBlock(p, j);
+      if (!zy_map_has(&g->reachable, in))
+        continue;
+      LLVMBasicBlockRef from = zy_map_get(&g->fend, in);
+      LLVMValueRef v = map(g, LLVMGetIncomingValue(p, j));
+      LLVMAddIncoming(c, &v, &from, 1);
+      if (tp) {
+        LLVMValueRef d = zy_tangent_value(g, LLVMGetIncomingValue(p, j));
+        LLVMAddIncoming(tp, &d, &from, 1);
+      }
+    }
+  }
+}
+
+/* Blocks in reverse post-order: each block after its dominators. */
+static void order_blocks(ZyGen *g) {
+  ZyVec stack = {0}, post = {0};
+  ZyMap next = {0};
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(g->primal);
+  zy_vec_push(&stack, entry);
+  zy_map_put(&g->reachable, entry, entry);
+  while (stack.len) {
+    LLVMBasicBlockRef bb = stack.data[stack.len - 1];
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    unsigned k = (unsigned)(size_t)zy_map_get(&next, bb);
+    if (t && k < LLVMGetNumSuccessors(t)) {
+      zy_map_put(&next, bb, (void *)(size_t)(k + 1));
+      LLVMBasicBlockRef s = LLVMGetSuccessor(t, k);
+      if (!zy_map_has(&g->reachable, s)) {
+        zy_map_put(&g->reachable, s, s);
+        zy_vec_push(&stack, s);
+      }
+      continue;
+    }
+    stack.len--;
+    zy_vec_push(&post, bb);
+  }
+  for (size_t i = post.len; i-- > 0;)
+    zy_vec_push(&g->order, post.data[i]);
+  zy_vec_free(&stack);
+  zy_vec_free(&post);
+  zy_map_free(&next);
+}
+
+static int sweep(ZyGen *g) {
+  LLVMContextRef ctx = g->zm->ctx;
+  g->allocas = LLVMAppendBasicBlockInContext(ctx, g->grad, "zymase.slots");
+  for (size_t k = 0; k < g->order.len; k++) {
+    LLVMBasicBlockRef bb = g->order.data[k];
+    LLVMBasicBlockRef fb =
+        LLVMAppendBasicBlockInContext(ctx, g->grad, LLVMGetBasicBlockName(bb));
+    zy_map_put(&g->vmap, bb, fb);
+    zy_map_put(&g->vmap, LLVMBasicBlockAsValue(bb), LLVMBasicBlockAsValue(fb));
+    zy_map_put(&g->fend, bb, fb);
+  }
+  unsigned n = LLVMCountParams(g->primal), next = n;
+  for (unsigned i = 0; i < n; i++) {
+    LLVMValueRef p = LLVMGetParam(g->primal, i);
+    zy_map_put(&g->vmap, p, LLVMGetParam(g->grad, i));
+    if (g->sig.dup_args >> i & 1)
+      zy_map_put(&g->shadow, p, LLVMGetParam(g->grad, next++));
+    else if (g->sig.active_args >> i & 1)
+      zy_map_put(&g->tangent, p, LLVMGetParam(g->grad, next++));
+  }
+  ZyVec phis = {0};
+  int err = 0;
+  for (size_t k = 0; k < g->order.len && !err; k++) {
+    LLVMBasicBlockRef bb = g->order.data[k];
+    LLVMPositionBuilderAtEnd(g->b, zy_map_get(&g->vmap, bb));
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && !err;
+         i = LLVMGetNextInstruction(i)) {
+      LLVMSetCurrentDebugLocation2(g->b, LLVMInstructionGetDebugLoc(i));
+      if (LLVMGetInstructionOpcode(i) == LLVMRet)
+        lower_return(g, i);
+      else
+        err = visit(g, i, &phis);
+    }
+  }
+  if (!err) {
+    fill_phis(g, &phis);
+    err = zy_shadow_phis(g, &phis);
+  }
+  zy_vec_free(&phis);
+  LLVMPositionBuilderAtEnd(g->b, g->allocas);
+  LLVMSetCurrentDebugLocation2(g->b, NULL);
+  LLVMBuildBr(g->b, zy_map_get(&g->vmap, LLVMGetEntryBasicBlock(g->primal)));
+  return err;
+}
+
+static LLVMValueRef declare(LLVMValueRef fn, ZySig sig, const char *name) {
+  LLVMTypeRef fty = LLVMGlobalGetValueType(fn);
+  unsigned n = LLVMCountParamTypes(fty), np = n;
+  LLVMTypeRef params[130], fields[2], ret = LLVMGetReturnType(fty);
+  LLVMGetParamTypes(fty, params);
+  for (unsigned i = 0; i < np; i++)
+    if ((sig.active_args | sig.dup_args) >> i & 1)
+      params[n++] = params[i];
+  unsigned nf = 0;
+  if (LLVMGetTypeKind(ret) != LLVMVoidTypeKind)
+    fields[nf++] = ret;
+  if (sig.active_ret || sig.dup_ret)
+    fields[nf++] = ret;
+  LLVMContextRef c = LLVMGetTypeContext(fty);
+  LLVMTypeRef rt =
+      nf ? LLVMStructTypeInContext(c, fields, nf, 0) : LLVMVoidTypeInContext(c);
+  LLVMValueRef f = LLVMAddFunction(LLVMGetGlobalParent(fn), name,
+                                   LLVMFunctionType(rt, params, n, 0));
+  LLVMSetLinkage(f, LLVMInternalLinkage);
+  return f;
+}
+
+static void free_state(ZyGen *g) {
+  zy_map_free(&g->vmap);
+  zy_map_free(&g->shadow);
+  zy_map_free(&g->tangent);
+  zy_map_free(&g->fend);
+  zy_map_free(&g->reachable);
+  zy_map_free(&g->sizes);
+  zy_map_free(&g->tapes);
+  zy_vec_free(&g->order);
+  if (g->types)
+    zy_types_free(g->types);
+  if (g->act)
+    zy_activity_free(g->act);
+  if (g->b)
+    LLVMDisposeBuilder(g->b);
+  if (g->primal)
+    LLVMDeleteFunction(g->primal);
+}
+
+static int build(ZyGen *g) {
+  g->primal = zy_preprocess(g->user);
+  zy_sizes_analyze(g);
+  g->types = zy_types_analyze(g->primal, g->seeds);
+  if (zy_punning_retype(g)) { /* floats moved through integers */
+    zy_types_free(g->types);
+    g->types = zy_types_analyze(g->primal, g->seeds);
+  }
+  g->act = zy_activity_compute(g->primal, g->sig.active_args, g->sig.dup_args,
+                               g->sig.active_ret || g->sig.dup_ret);
+  zy_punning_warn(g);
+  order_blocks(g);
+  g->b = LLVMCreateBuilderInContext(g->zm->ctx);
+  if (sweep(g))
+    return -1;
+  if (zy_opt_verify_steps() && zy_llvm_verify_function(g->grad))
+    fprintf(stderr, "zymase: invalid IR in '%s' after the tangent sweep\n",
+            LLVMGetValueName(g->grad));
+  if (zy_opt_postopt())
+    zy_llvm_simplify_function(g->grad, 2);
+  if (zy_opt_print_gradient()) {
+    char *s = LLVMPrintValueToString(g->grad);
+    fprintf(stderr, "%s\n", s);
+    LLVMDisposeMessage(s);
+  }
+  return 0;
+}
+
+LLVMValueRef zy_tangent(ZyModule *zm, LLVMValueRef fn, ZySig sig,
+                        const ZyTT *seeds) {
+  char name[256];
+  snprintf(name, sizeof name, "__zymase_fwd.%s.%llx.d%llx%s%s",
+           LLVMGetValueName(fn), sig.active_args, sig.dup_args,
+           sig.active_ret ? "r" : "", sig.dup_ret ? "s" : "");
+  LLVMValueRef f = LLVMGetNamedFunction(zm->mod, name);
+  if (f) /* made before, or being made (recursion); a failed one has no body */
+    return LLVMIsDeclaration(f) ? NULL : f;
+  f = declare(fn, sig, name);
+  if (LLVMHasPersonalityFn(fn))
+    LLVMSetPersonalityFn(f, LLVMGetPersonalityFn(fn));
+  ZyGen g = {.zm = zm, .user = fn, .grad = f, .sig = sig, .seeds = seeds};
+  int err = build(&g);
+  free_state(&g);
+  if (!err)
+    return f;
+  LLVMBasicBlockRef bb;
+  while ((bb = LLVMGetFirstBasicBlock(f)))
+    LLVMDeleteBasicBlock(bb);
+  LLVMSetLinkage(f, LLVMExternalLinkage);
+  return NULL;
+}
