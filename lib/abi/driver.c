@@ -12,6 +12,7 @@
 #include "ir/rules.h"
 #include "llvm/glue.h"
 #include "parallel/mpi.h"
+#include "parallel/parallel.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -305,6 +306,7 @@ int zy_run_on_module(LLVMModuleRef m) {
   /* The runtimes register their call handlers with the engine. */
   zy_blas_register();
   zy_mpi_register();
+  zy_parallel_register();
   Driver d = {.zm = {.mod = m, .ctx = LLVMGetModuleContext(m)}};
   ZyModule *zm = &d.zm;
   int changed = 1;

@@ -340,13 +340,15 @@ typedef enum ZyAccKind {
   ZY_ACC_ATOMIC, /* atomicrmw fadd: memory shared between threads   */
 } ZyAccKind;
 
-/* Emits `*ptr += delta` for a value of `delta`'s type (float, vector of
- * float, or aggregate of those; non-float members are left alone). */
 /* Adds `delta` to `shadow`, the shadow of the memory at primal pointer
- * `p`: the one place adjoints go into shadow memory, which chooses plain
- * or atomic adds (zy_parallel_acc_kind). */
+ * `p`: the one place adjoints go into shadow memory, which asks the
+ * accumulation strategies the runtimes registered (runtime.h,
+ * zy_acc_strategy) which one applies; plain when none does. */
 void zy_accumulate_shadow(ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
                           LLVMValueRef delta);
+/* Emits `*ptr += delta` for a value of `delta`'s type (float, vector of
+ * float, or aggregate of those; non-float members are left alone): the
+ * primitive the strategies add with. */
 void zy_accumulate(ZyGen *g, LLVMValueRef ptr, LLVMValueRef delta,
                    ZyAccKind kind);
 

@@ -8,6 +8,7 @@
 
 #include "cache.h"
 #include "parallel/parallel.h"
+#include "runtime.h"
 
 #include "ir/irutil.h"
 
@@ -108,11 +109,11 @@ void zy_accumulate(ZyGen *g, LLVMValueRef ptr, LLVMValueRef delta,
 
 void zy_accumulate_shadow(ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
                           LLVMValueRef delta) {
-  if (zy_priv_accumulate(g, p, shadow, delta))
-    return; /* a per-thread buffer, added to the shadow after the loop */
-  if (zy_gpu_accumulate(g, p, shadow, delta))
-    return; /* device code: see gpu_accumulate.c */
-  zy_accumulate(g, shadow, delta, zy_parallel_acc_kind(g, p));
+  const ZyAccStrategy *s = zy_acc_strategy(g, p, delta);
+  if (s)
+    s->add(g, p, shadow, delta); /* registered by the runtimes */
+  else
+    zy_accumulate(g, shadow, delta, ZY_ACC_PLAIN);
 }
 
 void zy_add_adjoint(ZyGen *g, LLVMValueRef v, LLVMValueRef delta) {

@@ -35,3 +35,24 @@ void zy_runtimes_release(ZyGen *g) {
     if (handlers[m] && handlers[m]->release)
       handlers[m]->release(g);
 }
+
+enum { NSTRATEGIES = 8 };
+static const ZyAccStrategy *strategies[NSTRATEGIES];
+static unsigned nstrategies;
+
+void zy_acc_register(const ZyAccStrategy *s) {
+  ZY_ASSERT(s && s->applies && s->add);
+  for (unsigned k = 0; k < nstrategies; k++)
+    if (strategies[k] == s)
+      return;
+  ZY_ASSERT(nstrategies < NSTRATEGIES);
+  strategies[nstrategies++] = s;
+}
+
+const ZyAccStrategy *zy_acc_strategy(ZyGen *g, LLVMValueRef p,
+                                     LLVMValueRef delta) {
+  for (unsigned k = 0; k < nstrategies; k++)
+    if (strategies[k]->applies(g, p, delta))
+      return strategies[k];
+  return NULL;
+}

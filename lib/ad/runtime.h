@@ -43,4 +43,30 @@ int zy_runtimes_prepare(ZyGen *g);
 int zy_runtimes_check(ZyGen *g);
 void zy_runtimes_release(ZyGen *g);
 
+/* How adjoints go into shadow memory: zy_accumulate_shadow (reverse.c)
+ * asks the registered strategies, in the order registered, which one
+ * applies to the memory at primal pointer `p` (a per-thread buffer, device
+ * code's reductions, plain or atomic by ownership), and lets it add; a
+ * strategy adds through zy_accumulate (the plain or atomic primitive),
+ * never through zy_accumulate_shadow.  With none applying, the add is
+ * plain.  The parallel runtimes register theirs at start-up
+ * (zy_parallel_register, abi/driver.c). */
+typedef struct ZyAccStrategy {
+  const char *name; /* "privatized", "device", ..., for people */
+  /* Whether the strategy adds `delta` (of its type) for `p`. */
+  int (*applies)(ZyGen *g, LLVMValueRef p, LLVMValueRef delta);
+  /* Adds `delta` to `shadow`, the shadow of `p`, at g's builder. */
+  void (*add)(ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
+              LLVMValueRef delta);
+} ZyAccStrategy;
+
+/* Registers `s` after those registered before (again with the same table
+ * is harmless). */
+void zy_acc_register(const ZyAccStrategy *s);
+
+/* The first registered strategy that applies to `p` and `delta`; NULL
+ * for none. */
+const ZyAccStrategy *zy_acc_strategy(ZyGen *g, LLVMValueRef p,
+                                     LLVMValueRef delta);
+
 #endif

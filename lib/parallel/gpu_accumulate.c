@@ -543,14 +543,18 @@ static void report(ZyGen *g, LLVMValueRef p, const char *how) {
   zy_loops_report_note(g, p, line);
 }
 
-int zy_gpu_accumulate(ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
-                      LLVMValueRef delta) {
-  if (!target(g))
-    return 0;
+int zy_gpu_acc_applies(ZyGen *g, LLVMValueRef p, LLVMValueRef delta) {
+  (void)p, (void)delta;
+  return target(g) != NULL;
+}
+
+void zy_gpu_accumulate(ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
+                       LLVMValueRef delta) {
+  ZY_ASSERT(target(g));
   if (zy_parallel_acc_kind(g, p) == ZY_ACC_PLAIN) {
     report(g, p, "plainly (the thread's own stack or heap)");
     zy_accumulate(g, shadow, delta, ZY_ACC_PLAIN);
-    return 1;
+    return;
   }
   if (!g->gpu_sites)
     g->gpu_sites = zy_opt_gpu_all_atomic() ? SITES_OTHER : call_sites(g);
@@ -585,5 +589,4 @@ int zy_gpu_accumulate(ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
     report(g, p, "atomically");
     zy_accumulate(g, shadow, delta, ZY_ACC_ATOMIC);
   }
-  return 1;
 }

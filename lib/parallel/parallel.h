@@ -80,9 +80,11 @@ struct ZyLoop;
  * each copied instruction; initialised at the end of the loop's
  * preheader, read at the start of its exit block); the reverse allocates
  * the buffer where it enters the loop (none if the ranges met) and adds it
- * to the shadow atomically where it leaves it; zy_priv_accumulate adds to
- * the buffer, or atomically to the shadow when there is none (returns 0
- * if `p` is not privatized). */
+ * to the shadow atomically where it leaves it.  The accumulation strategy
+ * "privatized" (zy_parallel_register): zy_priv_applies says whether `p`
+ * is privatized for `delta`'s type (making the buffer's slots on first
+ * use), zy_priv_accumulate adds to the buffer, or atomically to the
+ * shadow when there is none. */
 void zy_priv_plan(struct ZyGen *g);
 void zy_priv_free(struct ZyGen *g);
 void zy_priv_forward_block_end(struct ZyGen *g, LLVMBasicBlockRef bb);
@@ -91,8 +93,9 @@ void zy_priv_forward_access(struct ZyGen *g, LLVMValueRef load);
 void zy_priv_reverse_enter(struct ZyGen *g, LLVMBasicBlockRef bb,
                            LLVMBasicBlockRef pred);
 void zy_priv_reverse_leave(struct ZyGen *g, struct ZyLoop *l);
-int zy_priv_accumulate(struct ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
-                       LLVMValueRef delta);
+int zy_priv_applies(struct ZyGen *g, LLVMValueRef p, LLVMValueRef delta);
+void zy_priv_accumulate(struct ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
+                        LLVMValueRef delta);
 
 /* Whether loop `l` of g's primal is a worksharing loop: its induction
  * variable runs over the iterations a worksharing call handed to this
@@ -103,8 +106,14 @@ int zy_parallel_worksharing(struct ZyGen *g, struct ZyLoop *l);
 
 /* How an adjoint is added to the shadow of the memory at primal pointer
  * `p` in gradient `g` (a ZyAccKind): plain where only this thread can
- * reach it, atomic otherwise. */
+ * reach it, atomic otherwise.  The last accumulation strategy,
+ * "ownership", adds so. */
 int zy_parallel_acc_kind(struct ZyGen *g, LLVMValueRef p);
+
+/* Registers the parallel runtimes with the engine (once, at start-up,
+ * abi/driver.c): the accumulation strategies, in the order they are
+ * asked: privatized, device, ownership (runtime.h). */
+void zy_parallel_register(void);
 
 /* Whether no instruction of the gradient's primal other than loads of
  * `p` itself may read floats in memory overlapping `p` or hand it to a
@@ -151,12 +160,13 @@ int zy_gpu_wrapper(LLVMValueRef call);
 
 /* --- Accumulation in device code (gpu_accumulate.c) ---------------------- */
 
-/* In a module for a GPU: adds `delta` to `shadow`, the shadow of primal
+/* The accumulation strategy "device" (zy_parallel_register): applies in
+ * a module for a GPU; adds `delta` to `shadow`, the shadow of primal
  * pointer `p`, the way the location's sharing among threads allows (plain,
- * warp reduction then one atomic, or atomic), and returns 1; returns 0
- * outside device code. */
-int zy_gpu_accumulate(struct ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
-                      LLVMValueRef delta);
+ * warp reduction then one atomic, or atomic). */
+int zy_gpu_acc_applies(struct ZyGen *g, LLVMValueRef p, LLVMValueRef delta);
+void zy_gpu_accumulate(struct ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
+                       LLVMValueRef delta);
 
 /* The primal block whose reverse the builder of `g` is in (also in a
  * block made by device-code accumulation or shuffles), or NULL. */

@@ -373,11 +373,15 @@ void zy_priv_reverse_enter(ZyGen *g, LLVMBasicBlockRef bb,
   }
 }
 
-int zy_priv_accumulate(ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
-                       LLVMValueRef delta) {
+int zy_priv_applies(ZyGen *g, LLVMValueRef p, LLVMValueRef delta) {
+  ZyPriv *v = reverse_slots(g, usable(g, p)); /* the slots, on first use */
+  return v && LLVMTypeOf(delta) == v->t;
+}
+
+void zy_priv_accumulate(ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
+                        LLVMValueRef delta) {
   ZyPriv *v = reverse_slots(g, usable(g, p));
-  if (!v || LLVMTypeOf(delta) != v->t)
-    return 0;
+  ZY_ASSERT(v && LLVMTypeOf(delta) == v->t);
   LLVMValueRef buf =
       LLVMBuildLoad2(g->b, LLVMPointerTypeInContext(g->zm->ctx, 0), v->buf, "");
   LLVMBasicBlockRef join = NULL;
@@ -402,7 +406,6 @@ int zy_priv_accumulate(ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
     LLVMBuildBr(g->b, join);
     LLVMPositionBuilderAtEnd(g->b, join);
   }
-  return 1;
 }
 
 /* zymase.priv.flush.<t>(ptr shadow, ptr buf, i64 bytes): atomic adds of
