@@ -12,7 +12,6 @@
 #include "calls/blas_calls.h"
 #include "calls/mpi_calls.h"
 #include "ir/rules.h"
-#include "parallel/parallel.h"
 #include "runtime.h"
 
 #include <stdio.h>
@@ -348,7 +347,7 @@ static int check_memory(ZyGen *g) {
           int shadowed = 0;
           for (unsigned k = 0; k < LLVMGetNumArgOperands(i); k++)
             shadowed |= zy_activity_shadowed(g->act, LLVMGetOperand(i, k));
-          if (shadowed && zy_parallel_context(g))
+          if (shadowed && zy_parallel()->context(g))
             return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
                                 "call BLAS outside the parallel region",
                                 "BLAS calls with derivatives inside an "
@@ -557,6 +556,7 @@ static int check_errno_reads(ZyGen *g) {
 }
 
 int zy_check_supported(ZyGen *g) {
-  return zy_omp_check(g) || zy_runtimes_check(g) || check_invokes(g) || check_flows(g) ||
-         check_memory(g) || check_returned_shadows(g) || check_errno_reads(g);
+  return zy_parallel()->omp_check(g) || zy_runtimes_check(g) ||
+         check_invokes(g) || check_flows(g) || check_memory(g) ||
+         check_returned_shadows(g) || check_errno_reads(g);
 }

@@ -4,8 +4,6 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
-#include "parallel/parallel.h"
-
 #include "cache.h"
 
 #include "ir/rules.h"
@@ -123,12 +121,12 @@ int zy_forward_sweep(ZyGen *g) {
       /* A landing pad stays first after the phis (C++ cleanups). */
       if (!begun && !LLVMIsAPHINode(i) && !LLVMIsALandingPadInst(i)) {
         zy_loops_forward_begin(g, bb);
-        zy_priv_forward_block_begin(g, bb);
+        zy_parallel()->priv_forward_block_begin(g, bb);
         begun = 1;
       }
       if (LLVMIsATerminatorInst(i)) {
         zy_loops_forward_end(g, bb);
-        zy_priv_forward_block_end(g, bb);
+        zy_parallel()->priv_forward_block_end(g, bb);
       }
       if (LLVMGetInstructionOpcode(i) == LLVMRet) {
         lower_return(g, bb, i);
@@ -137,8 +135,8 @@ int zy_forward_sweep(ZyGen *g) {
       if (LLVMIsAPHINode(i)) {
         zy_map_put(&g->vmap, i, LLVMBuildPhi(g->b, LLVMTypeOf(i), name));
         zy_vec_push(&phis, i);
-      } else if (zy_omp_is_region(i)) {
-        err = zy_omp_forward_region(g, i);
+      } else if (zy_parallel()->omp_is_region(i)) {
+        err = zy_parallel()->omp_forward_region(g, i);
         continue;
       } else if (zy_free_deferred(g, i)) {
         zy_free_defer(g, i); /* freed at the end of the reverse sweep */
@@ -159,7 +157,7 @@ int zy_forward_sweep(ZyGen *g) {
         LLVMInsertIntoBuilderWithName(g->b, c, name);
         zy_map_put(&g->vmap, i, c);
         remap_operands(g, c);
-        zy_priv_forward_access(g, i);
+        zy_parallel()->priv_forward_access(g, i);
         if (blas && (err = zy_runtime(ZY_CALL_BLAS)->forward(g, i, 1)))
           continue;
         if (LLVMIsACallInst(i) && zy_call_mode(g, i) == ZY_CALL_MPI &&

@@ -3,8 +3,6 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
-#include "parallel/parallel.h"
-
 #include "cache.h"
 
 #include "analysis/registry.h"
@@ -233,12 +231,13 @@ static void finish(ZyGen *g, LLVMValueRef aug, LLVMValueRef rev) {
   zy_loops_finish(g);
   zy_free_deferred_finish(g);
   zy_cache_scopes(g);
-  zy_gpu_dynamic_release(g); /* (device: the dynamic shared shadow) */
+  /* (device: the dynamic shared shadow) */
+  zy_parallel()->gpu_dynamic_release(g);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(g->zm->ctx);
   LLVMPositionBuilderAtEnd(b, g->allocas);
   /* (device code: the block zeroes the __shared__ shadows first) */
-  zy_gpu_zero_shared(g, b,
-                     zy_map_get(&g->vmap, LLVMGetEntryBasicBlock(g->primal)));
+  zy_parallel()->gpu_zero_shared(
+      g, b, zy_map_get(&g->vmap, LLVMGetEntryBasicBlock(g->primal)));
   LLVMDisposeBuilder(b);
   if (!g->split) {
     optimize_and_print(g, g->grad);
@@ -306,11 +305,12 @@ static int build_gradient(ZyGen *g, LLVMValueRef aug, LLVMValueRef rev) {
   g->act = zy_activity_compute(g->primal, g->sig.active_args,
                                g->sig.dup_args, g->sig.active_ret);
   zy_punning_warn(g);
-  if (zy_gpu_shuffle_check(g) || zy_gpu_dynamic_shared_check(g) || /* 4 */
+  if (zy_parallel()->gpu_shuffle_check(g) ||
+      zy_parallel()->gpu_dynamic_shared_check(g) || /* 4 */
       zy_check_supported(g))
     return -1;
   analyse_cfg(g);                                                 /* 5 */
-  zy_priv_plan(g); /* parallel: per-thread shadows (privatize.c) */
+  zy_parallel()->priv_plan(g); /* parallel: per-thread shadows (privatize.c) */
   create_blocks(g);                                               /* 6 */
   g->b = LLVMCreateBuilderInContext(g->zm->ctx);
   if (zy_forward_sweep(g))                                        /* 7 */

@@ -3,7 +3,7 @@
  * (see ZyLoop in ad.h for the scheme).
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "cache.h"
-#include "parallel/parallel.h"
+#include "runtime.h"
 
 #include "ir/irutil.h"
 
@@ -717,7 +717,7 @@ void zy_loops_free(ZyGen *g) {
   zy_map_free(&g->gpu_dynexprs);
   zy_vec_free(&g->gpu_deferred);
   zy_map_free(&g->gpu_sum);
-  zy_priv_free(g);
+  zy_parallel()->priv_free(g);
   zy_vec_free(&g->pending);
   zy_vec_free(&g->dfrees);
   if (g->alias)

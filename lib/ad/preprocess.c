@@ -3,11 +3,11 @@
  * calls of known targets made direct.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
+#include "runtime.h"
 
 #include "analysis/registry.h"
 #include "ir/irutil.h"
 #include "ir/rules.h"
-#include "parallel/parallel.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -158,7 +158,8 @@ static int inlinable(LLVMValueRef f) {
  * turn them back into a float, and a call's integer argument carries no
  * derivative, so it is inlined after the pipeline. */
 static int receives_bits(LLVMValueRef call) {
-  if (!inlinable(LLVMGetCalledValue(call)) || zy_omp_is_region(call))
+  if (!inlinable(LLVMGetCalledValue(call)) ||
+      zy_parallel()->omp_is_region(call))
     return 0;
   for (unsigned k = 0; k < LLVMGetNumArgOperands(call); k++) {
     LLVMValueRef a = LLVMGetOperand(call, k);
@@ -176,8 +177,10 @@ static LLVMValueRef clone(LLVMValueRef fn, LLVMValueRef from) {
   LLVMValueRef p = zy_llvm_clone_function(from, name);
   zy_set_optnone(p, 0);
   zy_snapshot_resolve(p); /* a snapshot, or a copy of a callee of one */
-  zy_omp_prepare(p);      /* parallel regions become calls of their body */
-  zy_gpu_dynamic_shared_prepare(p); /* extern __shared__: one, generic */
+  /* Parallel regions become calls of their body; extern __shared__:
+   * one, generic. */
+  zy_parallel()->omp_prepare(p);
+  zy_parallel()->gpu_dynamic_shared_prepare(p);
   return p;
 }
 
@@ -205,7 +208,7 @@ LLVMValueRef zy_preprocess(LLVMValueRef fn) {
     p = clone(fn, snap);
     calls_for_allocating_invokes(p);
     inline_calls(p, calls_bit_helper);
-    while (inline_calls(p, zy_gpu_wrapper))
+    while (inline_calls(p, zy_parallel()->gpu_wrapper))
       ;
     zy_llvm_infer_call_effects(p, zy_rule_call);
     int moved =
@@ -222,7 +225,7 @@ LLVMValueRef zy_preprocess(LLVMValueRef fn) {
     p = clone(fn, fn);
     calls_for_allocating_invokes(p);
     inline_calls(p, calls_bit_helper);
-    while (inline_calls(p, zy_gpu_wrapper))
+    while (inline_calls(p, zy_parallel()->gpu_wrapper))
       ;
     if (zy_opt_preopt()) {
       zy_llvm_infer_call_effects(p, zy_rule_call);
@@ -241,8 +244,10 @@ LLVMValueRef zy_preprocess(LLVMValueRef fn) {
   }
   calls_for_allocating_invokes(p); /* from what was inlined */
   promote_indirect_calls(p);
-  zy_omp_type_regions(p);
-  zy_gpu_shuffle_fuse(p); /* a double's two i32 shuffles: one call */
-  zy_gpu_dynamic_shared_prepare(p); /* again, for what was inlined */
+  zy_parallel()->omp_type_regions(p);
+  /* A double's two i32 shuffles: one call; extern __shared__ again, for
+   * what was inlined. */
+  zy_parallel()->gpu_shuffle_fuse(p);
+  zy_parallel()->gpu_dynamic_shared_prepare(p);
   return p;
 }

@@ -21,12 +21,12 @@
  * unknown function get a warning.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
+#include "runtime.h"
 
 #include "analysis/activity.h"
 #include "analysis/registry.h"
-#include "llvm/glue.h"
-#include "parallel/parallel.h"
 #include "support/vec.h"
+#include "llvm/glue.h"
 
 #include <llvm-c/Target.h>
 #include <stdio.h>
@@ -355,7 +355,7 @@ void zy_punning_float_params(LLVMValueRef p) {
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
          i = LLVMGetNextInstruction(i))
       if (LLVMIsACallInst(i) && twinnable(LLVMGetCalledValue(i)) &&
-          !zy_omp_is_region(i))
+          !zy_parallel()->omp_is_region(i))
         zy_vec_push(&calls, i);
   LLVMBuilderRef b =
       LLVMCreateBuilderInContext(LLVMGetTypeContext(LLVMTypeOf(p)));
@@ -426,7 +426,7 @@ static void warn_bits_to_call(ZyGen *g, LLVMValueRef call) {
        zy_registry_function_like(callee) ||
        !strncmp(LLVMGetValueName(callee), "llvm.", 5)))
     return;
-  if (zy_omp_is_region(call))
+  if (zy_parallel()->omp_is_region(call))
     return; /* zy_omp_check refuses these */
   for (unsigned k = 0; k < LLVMGetNumArgOperands(call); k++)
     if (varied_bits(g, LLVMGetOperand(call, k), 0)) {

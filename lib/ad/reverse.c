@@ -7,7 +7,6 @@
 #include "ad.h"
 
 #include "cache.h"
-#include "parallel/parallel.h"
 #include "runtime.h"
 
 #include "ir/irutil.h"
@@ -226,7 +225,7 @@ static void return_gradients(ZyGen *g) {
 static void edge_to(ZyGen *g, LLVMBasicBlockRef bb, LLVMBasicBlockRef pred,
                     ZyVec *phis, ZyVec *dphis) {
   zy_loops_enter(g, bb, pred);
-  zy_priv_reverse_enter(g, bb, pred);
+  zy_parallel()->priv_reverse_enter(g, bb, pred);
   for (size_t k = 0; k < phis->len; k++) {
     LLVMValueRef p = phis->data[k];
     unsigned m = LLVMCountIncoming(p);
@@ -259,7 +258,7 @@ static void leave_header(ZyGen *g, ZyLoop *l, ZyVec *phis, ZyVec *dphis) {
   LLVMBuildStore(g->b, LLVMBuildSub(g->b, r, one, ""), l->rc);
   edge_to(g, l->header, l->latch, phis, dphis);
   LLVMPositionBuilderAtEnd(g->b, first);
-  zy_priv_reverse_leave(g, l);
+  zy_parallel()->priv_reverse_leave(g, l);
   edge_to(g, l->header, l->preheader, phis, dphis);
 }
 
@@ -347,10 +346,10 @@ int zy_reverse_sweep(ZyGen *g) {
         err = reverse_instruction(g, i);
       else if (zy_reverse_memory_needed(g, i))
         err = zy_reverse_memory(g, i, NULL);
-      else if (zy_omp_reverse_needed(i))
-        err = zy_omp_reverse_sync(g, i);
-      else if (zy_gpu_reverse_needed(i))
-        err = zy_gpu_reverse_sync(g, i);
+      else if (zy_parallel()->omp_reverse_needed(i))
+        err = zy_parallel()->omp_reverse_sync(g, i);
+      else if (zy_parallel()->gpu_reverse_needed(i))
+        err = zy_parallel()->gpu_reverse_sync(g, i);
       else if (LLVMIsACallInst(i) && (zy_call_mode(g, i) == ZY_CALL_SPLIT ||
                                       zy_call_mode(g, i) == ZY_CALL_WRITER ||
                                       zy_call_mode(g, i) == ZY_CALL_BLAS ||
@@ -372,7 +371,7 @@ int zy_reverse_sweep(ZyGen *g) {
   if (!err)
     zy_reverse_memory_finish(g);
   if (!err)
-    zy_gpu_finish(g);
+    zy_parallel()->gpu_finish(g);
   if (!err && g->split)
     reverse_start(g);
   return err;

@@ -8,12 +8,11 @@
 
 #include "analysis/effects.h"
 #include "analysis/registry.h"
+#include "cache.h"
 #include "calls/blas_calls.h"
 #include "calls/mpi_calls.h"
-#include "cache.h"
 #include "custom.h"
 #include "ir/rules.h"
-#include "parallel/parallel.h"
 #include "runtime.h"
 
 #include <stdlib.h>
@@ -42,7 +41,7 @@ ZyCallMode zy_call_mode(ZyGen *g, LLVMValueRef call) {
   if (zy_activity_inactive_function(callee))
     return ZY_CALL_PLAIN;
   /* A warp shuffle of floats (never recomputed: a convergent exchange). */
-  if (zy_gpu_shuffle_mode(callee))
+  if (zy_parallel()->gpu_shuffle_mode(callee))
     return zy_activity_active(g->act, call) ? ZY_CALL_SHUFFLE : ZY_CALL_MEMORY;
   /* A custom gradient: the user's augmented forward and reverse pair. */
   if (zy_registry_custom(callee))
@@ -85,7 +84,8 @@ ZyCallMode zy_call_mode(ZyGen *g, LLVMValueRef call) {
 ZySig zy_call_sig(ZyGen *g, LLVMValueRef call) {
   ZySig sig = {.active_ret = zy_activity_active(g->act, call),
                .dup_ret = zy_activity_shadowed(g->act, call),
-               .parallel = zy_parallel_context(g) || zy_omp_is_region(call)};
+               .parallel = zy_parallel()->context(g) ||
+                           zy_parallel()->omp_is_region(call)};
   for (unsigned k = 0; k < LLVMGetNumArgOperands(call) && k < 64; k++) {
     LLVMValueRef a = LLVMGetOperand(call, k);
     if (zy_activity_active(g->act, a))
@@ -323,8 +323,8 @@ int zy_forward_split_call(ZyGen *g, LLVMValueRef call) {
 }
 
 static int call_split(ZyGen *g, LLVMValueRef call, LLVMValueRef d) {
-  if (zy_omp_is_region(call))
-    return zy_omp_reverse_region(g, call);
+  if (zy_parallel()->omp_is_region(call))
+    return zy_parallel()->omp_reverse_region(g, call);
   ZySig sig = zy_call_sig(g, call);
   LLVMValueRef aug, rev;
   if (zy_gradient_split(g->zm, defined_callee(call), sig, NULL, &aug, &rev))
@@ -361,7 +361,7 @@ int zy_reverse_call(ZyGen *g, LLVMValueRef call, LLVMValueRef d) {
   case ZY_CALL_MPI:
     return zy_runtime(ZY_CALL_MPI)->reverse(g, call, d);
   case ZY_CALL_SHUFFLE:
-    return zy_gpu_reverse_shuffle(g, call, d);
+    return zy_runtime(ZY_CALL_SHUFFLE)->reverse(g, call, d);
   default:
     break;
   }

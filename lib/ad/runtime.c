@@ -56,3 +56,15 @@ const ZyAccStrategy *zy_acc_strategy(ZyGen *g, LLVMValueRef p,
       return strategies[k];
   return NULL;
 }
+
+static const ZyParallel *parallel_hooks;
+
+void zy_parallel_hooks_register(const ZyParallel *p) {
+  ZY_ASSERT(p);
+  parallel_hooks = p;
+}
+
+const ZyParallel *zy_parallel(void) {
+  ZY_ASSERT(parallel_hooks);
+  return parallel_hooks;
+}

@@ -6,12 +6,12 @@
  * memory have their shadows stored to the shadow memory.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
+#include "runtime.h"
 
 #include "cache.h"
 
 #include "analysis/registry.h"
 #include "ir/irutil.h"
-#include "parallel/parallel.h"
 
 #include <llvm-c/Target.h>
 #include <stdio.h>
@@ -34,7 +34,7 @@ static LLVMValueRef global_shadow(ZyGen *g, LLVMValueRef gv) {
   if (s)
     return s;
   s = zy_registry_shadow_global(gv);
-  if (!s && !zy_gpu_shared_shadow(g, gv, &s) && s)
+  if (!s && !zy_parallel()->gpu_shared_shadow(g, gv, &s) && s)
     return s; /* __shared__: per block, zeroed on entry (gpu_sync.c) */
   if (!s) {
     char name[256];
@@ -100,7 +100,7 @@ static LLVMValueRef constant_shadow(ZyGen *g, LLVMValueRef c) {
   if (!base)
     return NULL;
   if (!LLVMIsAConstant(base)) /* dynamic shared memory: a run-time value */
-    return zy_gpu_dynamic_shadow_expr(g, c, base);
+    return zy_parallel()->gpu_dynamic_shadow_expr(g, c, base);
   if (LLVMGetConstOpcode(c) == LLVMAddrSpaceCast &&
       LLVMTypeOf(base) != LLVMTypeOf(c))
     return LLVMConstAddrSpaceCast(base, LLVMTypeOf(c));

@@ -6,12 +6,12 @@
  * derivatives) is refused here with a located error.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
+#include "runtime.h"
 
 #include "analysis/registry.h"
 #include "calls/blas_calls.h"
-#include "ir/irutil.h"
 #include "calls/mpi_calls.h"
-#include "parallel/parallel.h"
+#include "ir/irutil.h"
 #include "ir/rules.h"
 
 #include <stdlib.h>
@@ -281,7 +281,7 @@ static int twin_call(ZyGen *g, LLVMValueRef call, LLVMValueRef f) {
 
 /* Calls that forward mode does not handle yet: a located error. */
 static int refused(ZyGen *g, LLVMValueRef call, LLVMValueRef f) {
-  if (zy_omp_is_region(call))
+  if (zy_parallel()->omp_is_region(call))
     return refuse(g,
                   "differentiate the region's body without OpenMP, or use "
                   "__enzyme_autodiff",
@@ -309,7 +309,7 @@ static int refused(ZyGen *g, LLVMValueRef call, LLVMValueRef f) {
 int zy_tangent_call(ZyGen *g, LLVMValueRef call) {
   LLVMValueRef f = LLVMGetCalledValue(call);
   const char *name = callee_name(call);
-  if (zy_omp_is_region(call))
+  if (zy_parallel()->omp_is_region(call))
     return refused(g, call, f);
   if (f && LLVMIsAFunction(f) && zy_activity_inactive_function(f)) {
     zy_tangent_copy(g, call);

@@ -111,8 +111,10 @@ int zy_parallel_worksharing(struct ZyGen *g, struct ZyLoop *l);
 int zy_parallel_acc_kind(struct ZyGen *g, LLVMValueRef p);
 
 /* Registers the parallel runtimes with the engine (once, at start-up,
- * abi/driver.c): the accumulation strategies, in the order they are
- * asked: privatized, device, ownership (runtime.h). */
+ * abi/driver.c; register.c): the functions of this header that the
+ * engine calls (ZyParallel, runtime.h), the adjoint of warp shuffles
+ * (ZY_CALL_SHUFFLE) and the accumulation strategies, in the order they
+ * are asked: privatized, device, ownership. */
 void zy_parallel_register(void);
 
 /* Whether no instruction of the gradient's primal other than loads of
