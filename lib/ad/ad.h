@@ -333,8 +333,9 @@ LLVMValueRef zy_reload(ZyGen *g, LLVMValueRef fv, LLVMBasicBlockRef pbb);
  * active, e.g. a constant). */
 void zy_add_adjoint(ZyGen *g, LLVMValueRef v, LLVMValueRef delta);
 
-/* How an adjoint is added into memory.  All accumulation goes through
- * zy_accumulate, so parallel targets choose their strategy in one place. */
+/* How an adjoint is added into memory by zy_accumulate.  Which applies to
+ * shadow memory is chosen in one place, zy_accumulate_shadow, by the
+ * accumulation strategies the runtimes register (runtime.h). */
 typedef enum ZyAccKind {
   ZY_ACC_PLAIN,  /* load, add, store: memory private to this thread */
   ZY_ACC_ATOMIC, /* atomicrmw fadd: memory shared between threads   */
