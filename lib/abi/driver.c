@@ -245,7 +245,7 @@ static void check_function_like(LLVMModuleRef m) {
     if (zy_registry_function_like(f) && !zy_rule_for_call(f))
       zy_error(ZY_ERR_BAD_REGISTRATION, f, NULL,
                "name a math function with a derivative rule (see "
-               "lib/ad/rules.def), whose parameters and result have the "
+               "lib/ir/rules.def), whose parameters and result have the "
                "types of this function's",
                "it is registered as like '%s', which has no derivative rule "
                "for a function of this type", zy_registry_function_like(f));
