@@ -71,7 +71,10 @@ ZyCallMode zy_call_mode(ZyGen *g, LLVMValueRef call) {
     varied |= zy_activity_active(g->act, a);
     shadowed |= zy_activity_shadowed(g->act, a);
   }
-  if (shadowed)
+  /* A callee that overwrites a global's floats overwrites its
+   * derivatives too: its reverse must clear them, even when the call
+   * passes no derivative. */
+  if (shadowed || zy_activity_writes_shadowed_global(g->act, fn))
     return ZY_CALL_SPLIT;
   if (!varied && !zy_activity_active(g->act, call))
     return ZY_CALL_PLAIN;

@@ -40,9 +40,11 @@ static const char *callee_name(LLVMValueRef call) {
 }
 
 /* Whether an argument or the result of `call` carries a tangent or a
- * shadow. */
+ * shadow, or its callee overwrites a global's floats (and so their
+ * tangents). */
 static int touches(ZyGen *g, LLVMValueRef call) {
-  if (zy_activity_active(g->act, call) || zy_activity_shadowed(g->act, call))
+  if (zy_activity_active(g->act, call) || zy_activity_shadowed(g->act, call) ||
+      zy_activity_writes_shadowed_global(g->act, LLVMGetCalledValue(call)))
     return 1;
   for (unsigned k = 0; k < LLVMGetNumArgOperands(call); k++) {
     LLVMValueRef a = LLVMGetOperand(call, k);

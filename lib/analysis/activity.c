@@ -19,6 +19,7 @@
 struct ZyActivity {
   ZyMap varied, useful, shadowed; /* value -> (void*)1 */
   ZyMap reads_globals;            /* callee -> YES, NO or BUSY        */
+  ZyMap writes_globals;           /* callee -> YES, NO or BUSY        */
 };
 
 static void *const YES = (void *)1, *const NO = (void *)2,
@@ -442,6 +443,114 @@ static int reads_shadowed_global(ZyActivity *a, LLVMValueRef fn) {
   return r;
 }
 
+/* Whether pointer `p` points into a shadowed global whose memory holds
+ * floating point. */
+static int float_global_at(LLVMValueRef p) {
+  LLVMValueRef g = global_base(p);
+  return g && zy_activity_shadowed_global(g) &&
+         zy_type_differentiable(LLVMGlobalGetValueType(g));
+}
+
+/* The pointers of `fn` into memory reachable from shadowed globals: the
+ * globals, offsets and casts of such pointers, and pointers loaded from
+ * such memory (a global pointer to a buffer). */
+static void global_pointers(LLVMValueRef fn, ZyMap *s) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i))
+      for (int k = 0; k < LLVMGetNumOperands(i); k++) {
+        LLVMValueRef op = LLVMGetOperand(i, k);
+        if (op && is_ptr(op) && zy_activity_shadowed_global(op))
+          zy_map_put(s, op, YES);
+      }
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+         bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+           i = LLVMGetNextInstruction(i)) {
+        if (!is_ptr(i) || zy_map_has(s, i))
+          continue;
+        int in = 0;
+        switch (LLVMGetInstructionOpcode(i)) {
+        case LLVMGetElementPtr:
+        case LLVMBitCast:
+        case LLVMAddrSpaceCast:
+        case LLVMFreeze:
+        case LLVMLoad:
+          in = zy_map_has(s, LLVMGetOperand(i, 0));
+          break;
+        case LLVMPHI:
+          for (unsigned k = 0; k < LLVMCountIncoming(i) && !in; k++)
+            in = zy_map_has(s, LLVMGetIncomingValue(i, k));
+          break;
+        case LLVMSelect:
+          in = zy_map_has(s, LLVMGetOperand(i, 1)) ||
+               zy_map_has(s, LLVMGetOperand(i, 2));
+          break;
+        default:
+          break;
+        }
+        if (in) {
+          zy_map_put(s, i, YES);
+          changed = 1;
+        }
+      }
+  }
+}
+
+/* Whether instruction `i` writes (or, for a call, may write) floating
+ * point through `s`'s pointers; `deeper` follows calls of functions with
+ * a body. */
+static int writes_global_at(ZyActivity *a, const ZyMap *s, LLVMValueRef i,
+                            int (*deeper)(ZyActivity *, LLVMValueRef)) {
+  LLVMOpcode op = LLVMGetInstructionOpcode(i);
+  if (op == LLVMStore || op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg) {
+    LLVMValueRef p = LLVMGetOperand(i, op == LLVMStore);
+    LLVMValueRef v = LLVMGetOperand(i, op != LLVMStore);
+    return zy_map_has(s, p) &&
+           (zy_type_differentiable(LLVMTypeOf(v)) || float_global_at(p));
+  }
+  if (op != LLVMCall)
+    return 0;
+  LLVMValueRef f = LLVMGetCalledValue(i);
+  if (zy_activity_inactive_function(f) || zy_llvm_call_reads_only(i))
+    return 0;
+  for (unsigned k = 0; k < LLVMGetNumArgOperands(i); k++)
+    if (zy_map_has(s, LLVMGetOperand(i, k)))
+      return 1; /* memcpy or memset into it, or a callee given it */
+  return f && LLVMIsAFunction(f) && !LLVMIsDeclaration(f) && deeper(a, f);
+}
+
+/* Whether function `fn`, or one it calls, writes floating point into
+ * memory reachable from a shadowed global: calling it overwrites
+ * derivatives even when none of its arguments or its result carries one
+ * (a reset of a global parameter), so its call has a reverse.  Within a
+ * cycle of calls the answer is yes (conservative). */
+static int writes_shadowed_global(ZyActivity *a, LLVMValueRef fn) {
+  void *known = zy_map_get(&a->writes_globals, fn);
+  if (known)
+    return known != NO;
+  zy_map_put(&a->writes_globals, fn, BUSY);
+  ZyMap s = {0};
+  global_pointers(fn, &s);
+  int r = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && !r;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && !r;
+         i = LLVMGetNextInstruction(i))
+      r = writes_global_at(a, &s, i, writes_shadowed_global);
+  zy_map_free(&s);
+  zy_map_put(&a->writes_globals, fn, r ? YES : NO);
+  return r;
+}
+
+int zy_activity_writes_shadowed_global(ZyActivity *a, LLVMValueRef fn) {
+  return fn && LLVMIsAFunction(fn) && !LLVMIsDeclaration(fn) &&
+         !zy_activity_inactive_function(fn) && writes_shadowed_global(a, fn);
+}
+
 /* A call to a function with a body (or a custom gradient), or to a BLAS
  * routine, that receives shadowed pointers, or reads a shadowed global: it
  * may read derivatives from that memory and write some to it. */
@@ -582,6 +691,7 @@ void zy_activity_free(ZyActivity *a) {
   zy_map_free(&a->useful);
   zy_map_free(&a->shadowed);
   zy_map_free(&a->reads_globals);
+  zy_map_free(&a->writes_globals);
   free(a);
 }
 

@@ -73,6 +73,12 @@ int zy_activity_inactive_global(LLVMValueRef gv);
  * to such globals (a table of pointers). */
 int zy_activity_shadowed_global(LLVMValueRef v);
 
+/* Whether function `fn` (with a body), or one it calls, writes floating
+ * point into a shadowed global (a store, an atomic, a memcpy or memset
+ * into it, a call given a pointer into it): a call of it overwrites
+ * derivatives even when it passes none. */
+int zy_activity_writes_shadowed_global(ZyActivity *a, LLVMValueRef fn);
+
 /* Whether values of type `t` can carry a derivative: floating point
  * scalars, vectors of them, and aggregates with such a member. */
 int zy_type_differentiable(LLVMTypeRef t);
