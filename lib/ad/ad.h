@@ -227,6 +227,8 @@ typedef struct ZyGen {
                           -> the primal block it reverses               */
   ZyMap owned;         /* (parallel) primal pointer -> whether only this
                           thread reaches its memory (ownership.c)       */
+  LLVMValueRef omp_alone; /* (parallel, split) i1 made at reverse.start:
+                          no other OpenMP thread runs (ownership.c)     */
   ZyVec privs;         /* (parallel) ZyPriv*: privatized shadows ...     */
   ZyMap priv;          /* ... and primal pointer -> its ZyPriv*         */
   ZyVec dfrees;        /* (slot, primal free) pairs: zy_free_deferred   */

@@ -7,6 +7,7 @@
 
 #include "ad/ad.h"
 #include "ad/cache.h"
+#include "ir/irutil.h"
 
 #include <string.h>
 
@@ -262,4 +263,57 @@ int zy_parallel_acc_kind(ZyGen *g, LLVMValueRef p) {
     zy_map_put(&g->owned, p, known);
   }
   return known == YES ? ZY_ACC_PLAIN : ZY_ACC_ATOMIC;
+}
+
+/* An i1, true when no active OpenMP parallel region encloses the running
+ * code (`omp_get_active_level() == 0`): a team of one thread, with no
+ * other team around it, so no other OpenMP thread can add to any shadow
+ * at the same time.  Asked once per call of the reverse, at the start of
+ * split mode's reverse (which dominates every reverse block); NULL
+ * otherwise. */
+static LLVMValueRef alone(ZyGen *g) {
+  if (g->omp_alone || !g->split || !g->rstart || !g->sig.parallel)
+    return g->omp_alone;
+  LLVMContextRef c = g->zm->ctx;
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(c);
+  LLVMTypeRef fty = LLVMFunctionType(i32, NULL, 0, 0);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  LLVMValueRef first = LLVMGetFirstInstruction(g->rstart);
+  if (first)
+    LLVMPositionBuilderBefore(b, first);
+  else
+    LLVMPositionBuilderAtEnd(b, g->rstart);
+  LLVMValueRef level = LLVMBuildCall2(
+      b, fty, zy_runtime_fn(g->zm->mod, "omp_get_active_level", fty), NULL, 0,
+      "zymase.omp.level");
+  g->omp_alone = LLVMBuildICmp(b, LLVMIntEQ, level, LLVMConstNull(i32),
+                               "zymase.omp.alone");
+  LLVMDisposeBuilder(b);
+  return g->omp_alone;
+}
+
+void zy_parallel_owned_add(ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
+                           LLVMValueRef delta) {
+  int kind = zy_parallel_acc_kind(g, p);
+  LLVMValueRef single = kind == ZY_ACC_ATOMIC ? alone(g) : NULL;
+  if (!single) {
+    zy_accumulate(g, shadow, delta, kind);
+    return;
+  }
+  /* The atomic add only while other threads run: alone, a plain one. */
+  LLVMContextRef c = g->zm->ctx;
+  LLVMBasicBlockRef plain =
+      LLVMAppendBasicBlockInContext(c, g->grad, "zymase.omp.alone.add");
+  LLVMBasicBlockRef shared =
+      LLVMAppendBasicBlockInContext(c, g->grad, "zymase.omp.atomic.add");
+  LLVMBasicBlockRef join =
+      LLVMAppendBasicBlockInContext(c, g->grad, "zymase.omp.add.join");
+  LLVMBuildCondBr(g->b, single, plain, shared);
+  LLVMPositionBuilderAtEnd(g->b, plain);
+  zy_accumulate(g, shadow, delta, ZY_ACC_PLAIN);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, shared);
+  zy_accumulate(g, shadow, delta, ZY_ACC_ATOMIC);
+  LLVMBuildBr(g->b, join);
+  LLVMPositionBuilderAtEnd(g->b, join);
 }

@@ -110,6 +110,14 @@ int zy_parallel_worksharing(struct ZyGen *g, struct ZyLoop *l);
  * "ownership", adds so. */
 int zy_parallel_acc_kind(struct ZyGen *g, LLVMValueRef p);
 
+/* Adds `delta` to `shadow`, the shadow of primal pointer `p`, as
+ * zy_parallel_acc_kind says; an atomic add in the reverse of a split
+ * gradient run by OpenMP threads is made only when an active parallel
+ * region encloses it (`omp_get_active_level()`, asked once per call of the
+ * reverse), a plain one otherwise.  The "ownership" strategy. */
+void zy_parallel_owned_add(struct ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
+                           LLVMValueRef delta);
+
 /* Registers the parallel runtimes with the engine (once, at start-up,
  * abi/driver.c; register.c): the functions of this header that the
  * engine calls (ZyParallel, runtime.h), the adjoint of warp shuffles

@@ -9,22 +9,18 @@
 #include "ad/runtime.h"
 
 /* The last strategy: plain where only this thread can reach the memory,
- * atomic otherwise (ownership.c). */
+ * atomic otherwise, or plain while no other thread runs (ownership.c). */
 static int owned_applies(ZyGen *g, LLVMValueRef p, LLVMValueRef delta) {
   (void)g, (void)p, (void)delta;
   return 1;
-}
-
-static void owned_add(ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
-                      LLVMValueRef delta) {
-  zy_accumulate(g, shadow, delta, zy_parallel_acc_kind(g, p));
 }
 
 static const ZyAccStrategy privatized = {"privatized", zy_priv_applies,
                                          zy_priv_accumulate};
 static const ZyAccStrategy device = {"device", zy_gpu_acc_applies,
                                      zy_gpu_accumulate};
-static const ZyAccStrategy ownership = {"ownership", owned_applies, owned_add};
+static const ZyAccStrategy ownership = {"ownership", owned_applies,
+                                        zy_parallel_owned_add};
 
 static const ZyParallel hooks = {
     .omp_prepare = zy_omp_prepare,

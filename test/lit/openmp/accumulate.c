@@ -3,9 +3,11 @@
 // iteration of the worksharing loop reads (x[i]) gets a plain add; a
 // neighbour read by another iteration (x[i+1]), a shared scalar, a
 // reduction's shared variable and a `#pragma omp atomic` target get atomic
-// adds; the shadow of the thread's own stack frame stays plain; parameters
-// every iteration reads in an inner loop get a per-thread buffer, flushed
-// with atomic adds once the reverse leaves the loop (privatize.c).
+// adds (taken only when omp_get_active_level(), asked once per reverse,
+// says other threads run; plain ones otherwise); the shadow of the
+// thread's own stack frame stays plain; parameters every iteration reads
+// in an inner loop get a per-thread buffer, flushed with atomic adds once
+// the reverse leaves the loop (privatize.c).
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // REQUIRES: openmp
 // RUN: %clang -fopenmp -O2 -S -emit-llvm %s -o %t.ll
@@ -31,6 +33,7 @@ void owned(double *x, double *y, int n) {
 }
 
 // NEIGHBOUR-LABEL: define internal void @__zymase_rev.neighbour.omp_outlined
+// NEIGHBOUR: call i32 @omp_get_active_level()
 // NEIGHBOUR: atomicrmw fadd ptr {{.*}}, double
 // NEIGHBOUR: ret void
 void neighbour(double *x, double *y, int n) {
