@@ -22,6 +22,8 @@ typedef enum ZyMarker {
                             given (vector mode)                          */
   ZY_MARK_DUPNONEEDV,    /* the same for enzyme_dupnoneed                 */
   ZY_MARK_WIDTH,         /* enzyme_width, N: N directions (vector mode)   */
+  ZY_MARK_VECTOR,        /* (__enzyme_batch) N values, one per lane       */
+  ZY_MARK_SCALAR,        /* (__enzyme_batch) one value for all lanes      */
   ZY_MARK_ALLOCATED,     /* enzyme_allocated, N: the tape buffer's size  */
   ZY_MARK_TAPE,          /* enzyme_tape, p: the tape lives at *p         */
   ZY_MARK_NOFREE,        /* the reverse does not free the tape           */
@@ -130,6 +132,10 @@ int zy_abi_marker_known(const char *name);
 
 /* Forward mode: __enzyme_fwddiff* (fwddiff.c).  Same contract. */
 int zy_lower_fwddiff_call(ZyModule *zm, LLVMValueRef call);
+
+/* Batch mode: __enzyme_batch* (batch.c), fn run for N lanes.  Same
+ * contract. */
+int zy_lower_batch_call(ZyModule *zm, LLVMValueRef call);
 
 /* -zymase-check-fwd (fwdcheck.c): before the gradient call of `c`, the
  * tangent of the function along a fixed direction (NULL when the call is

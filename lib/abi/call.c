@@ -33,6 +33,8 @@ static const struct {
       {"dupv", ZY_MARK_DUPV},
       {"dupnoneedv", ZY_MARK_DUPNONEEDV},
       {"width", ZY_MARK_WIDTH},
+      {"vector", ZY_MARK_VECTOR},
+      {"scalar", ZY_MARK_SCALAR},
       {"allocated", ZY_MARK_ALLOCATED},
       {"tape", ZY_MARK_TAPE},
       {"nofree", ZY_MARK_NOFREE},
@@ -419,6 +421,9 @@ int zy_abi_read_arguments(ZyCall *c) {
     if (m == ZY_MARK_OTHER)
       return zy_error(ZY_ERR_BAD_MARKER, c->fn, c->call, NULL,
                       "marker '%s' is not supported", mname);
+    if (m == ZY_MARK_VECTOR || m == ZY_MARK_SCALAR)
+      return zy_error(ZY_ERR_BAD_MARKER, c->fn, c->call, NULL,
+                      "marker '%s' is __enzyme_batch's", mname);
     if (m == ZY_MARK_WIDTH) { /* read_width read it */
       k++;
       continue;
