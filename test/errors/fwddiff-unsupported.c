@@ -1,4 +1,4 @@
-// errors/fwddiff-unsupported.c - what __enzyme_fwddiff does not support yet is a located error at the call or the construct: in vector mode (enzyme_width) enzyme_dupv on a float and a global variable with derivatives (one shadow for several directions), enzyme_out (reverse mode's marker), BLAS calls, calls without a body that touch derivatives, and floats copied through an integer (their tangents would be lost).
+// errors/fwddiff-unsupported.c - what __enzyme_fwddiff does not support yet is a located error at the call or the construct: in vector mode (enzyme_width) enzyme_dupv on a float, a missing tangent and a global variable with derivatives (one shadow for several directions), enzyme_out (reverse mode's marker), BLAS calls, calls without a body that touch derivatives, and floats copied through an integer (their tangents would be lost).
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // RUN: %not %clang -c -O0 -g %s -o %t.o 2>&1 | %FileCheck %s --implicit-check-not=PLEASE --implicit-check-not='internal error'
 // RUN: %not %clang -c -O2 -g %s -o %t.o 2>&1 | %FileCheck %s --implicit-check-not=PLEASE --implicit-check-not='internal error'
@@ -22,6 +22,12 @@ T2 dupv_float(double x) {
   // CHECK: hint: pass the value's tangents after it, one per direction
   // NOG: error: [zymase:bad-marker] {{.*}}'enzyme_dupv' marks argument 1, which is not a pointer
   return __enzyme_fwddiff2((void *)f, enzyme_width, 2, enzyme_dupv, 8, x, 1.0);
+}
+
+T2 too_few(double x) {
+  // CHECK: fwddiff-unsupported.c:[[@LINE+2]]:10: error: [zymase:bad-marker] {{.*}}tangent 2 of argument 1 is missing
+  // CHECK: hint: with enzyme_width N, pass N tangents after the value
+  return __enzyme_fwddiff2((void *)f, enzyme_width, 2, x, 1.0);
 }
 
 double state;
