@@ -17,6 +17,13 @@ typedef enum ZyMarker {
   ZY_MARK_OUT,
   ZY_MARK_DUP,
   ZY_MARK_DUPNONEED,
+  ZY_MARK_DUPV,          /* enzyme_dupv, stride: a pointer whose `width`
+                            shadows lie `stride` bytes apart from the one
+                            given (vector mode)                          */
+  ZY_MARK_DUPNONEEDV,    /* the same for enzyme_dupnoneed                 */
+  ZY_MARK_WIDTH,         /* enzyme_width, N: N directions (vector mode)   */
+  ZY_MARK_VECTOR,        /* (__enzyme_batch) N values, one per lane       */
+  ZY_MARK_SCALAR,        /* (__enzyme_batch) one value for all lanes      */
   ZY_MARK_ALLOCATED,     /* enzyme_allocated, N: the tape buffer's size  */
   ZY_MARK_TAPE,          /* enzyme_tape, p: the tape lives at *p         */
   ZY_MARK_NOFREE,        /* the reverse does not free the tape           */
@@ -27,6 +34,9 @@ typedef enum ZyMarker {
   ZY_MARK_DUP_RETURN,
   ZY_MARK_OTHER
 } ZyMarker;
+
+/* The most shadows and tangents one call passes (all lanes). */
+#define ZY_ABI_MAX_SHADOWS 1024
 
 /* One call to an entry point being lowered. */
 typedef struct ZyCall {
@@ -39,9 +49,13 @@ typedef struct ZyCall {
   int split;        /* split-mode markers and trailing values allowed  */
   int fwd;          /* __enzyme_fwddiff: a float's tangent follows it  */
   ZySig sig;
-  LLVMValueRef args[131]; /* primal arguments, then shadows, then more */
+  unsigned width; /* enzyme_width's N (1 without): in forward mode each
+                     tangent and shadow comes N times, lane by lane    */
+  LLVMValueRef args[64 + ZY_ABI_MAX_SHADOWS + 3]; /* primal arguments,
+                                                     then shadows, then more */
   unsigned argop[64];      /* operand index of each primal argument      */
-  LLVMValueRef shadows[64];
+  LLVMValueRef shadows[ZY_ABI_MAX_SHADOWS]; /* per argument, its `width`
+                                               lanes in order           */
   unsigned nargs, nshadows;
   LLVMValueRef extra[4]; /* (split) values after the last parameter     */
   unsigned extraop[4];   /* ... and their operand indices                */
@@ -118,6 +132,10 @@ int zy_abi_marker_known(const char *name);
 
 /* Forward mode: __enzyme_fwddiff* (fwddiff.c).  Same contract. */
 int zy_lower_fwddiff_call(ZyModule *zm, LLVMValueRef call);
+
+/* Batch mode: __enzyme_batch* (batch.c), fn run for N lanes.  Same
+ * contract. */
+int zy_lower_batch_call(ZyModule *zm, LLVMValueRef call);
 
 /* -zymase-check-fwd (fwdcheck.c): before the gradient call of `c`, the
  * tangent of the function along a fixed direction (NULL when the call is

@@ -30,6 +30,11 @@ static const struct {
                                   strings (its MLIR passes) */
       {"dup", ZY_MARK_DUP},
       {"dupnoneed", ZY_MARK_DUPNONEED},
+      {"dupv", ZY_MARK_DUPV},
+      {"dupnoneedv", ZY_MARK_DUPNONEEDV},
+      {"width", ZY_MARK_WIDTH},
+      {"vector", ZY_MARK_VECTOR},
+      {"scalar", ZY_MARK_SCALAR},
       {"allocated", ZY_MARK_ALLOCATED},
       {"tape", ZY_MARK_TAPE},
       {"nofree", ZY_MARK_NOFREE},
@@ -259,24 +264,69 @@ static int read_tangent(ZyCall *c, ZyMarker m, const char *mname,
                     "'%s' marks argument %u: __enzyme_fwddiff takes no "
                     "enzyme_out arguments",
                     mname, p + 1);
-  if (++*k >= LLVMGetNumArgOperands(c->call))
+  if (m == ZY_MARK_DUPV || m == ZY_MARK_DUPNONEEDV)
     return zy_error(ZY_ERR_BAD_MARKER, c->fn, c->call,
-                    "pass the tangent after the value, or mark the argument "
-                    "enzyme_const",
-                    "the tangent of argument %u is missing", p + 1);
-  LLVMValueRef a = LLVMGetOperand(c->call, *k);
-  LLVMValueRef t = zy_abi_convert(c->b, a, pt);
-  if (!t)
-    return bad_argument(c, a, pt, p);
+                    "pass the value's tangents after it, one per direction",
+                    "'%s' marks argument %u, which is not a pointer", mname,
+                    p + 1);
+  for (unsigned j = 0; j < c->width; j++) {
+    if (++*k >= LLVMGetNumArgOperands(c->call) && c->width == 1)
+      return zy_error(ZY_ERR_BAD_MARKER, c->fn, c->call,
+                      "pass the tangent after the value, or mark the "
+                      "argument enzyme_const",
+                      "the tangent of argument %u is missing", p + 1);
+    if (*k >= LLVMGetNumArgOperands(c->call))
+      return zy_error(ZY_ERR_BAD_MARKER, c->fn, c->call,
+                      "with enzyme_width N, pass N tangents after the value",
+                      "tangent %u of argument %u is missing", j + 1, p + 1);
+    LLVMValueRef a = LLVMGetOperand(c->call, *k);
+    LLVMValueRef t = zy_abi_convert(c->b, a, pt);
+    if (!t)
+      return bad_argument(c, a, pt, p);
+    c->shadows[c->nshadows++] = t;
+  }
   c->sig.active_args |= 1ull << p;
-  c->shadows[c->nshadows++] = t;
+  return 0;
+}
+
+/* The shadows of pointer parameter p in vector mode: those at operand
+ * ++*k and on (one per lane), or with enzyme_dupv's `stride` the one
+ * there and those `stride` bytes after each other. */
+static int read_shadows(ZyCall *c, LLVMValueRef stride, unsigned p,
+                        unsigned *k) {
+  unsigned n = LLVMGetNumArgOperands(c->call), base = c->nshadows;
+  for (unsigned j = 0; j < c->width; j++) {
+    if (j == 0 || !stride) {
+      if (++*k >= n)
+        return zy_error(ZY_ERR_BAD_MARKER, c->fn, c->call,
+                        "pass the shadow after the pointer (with "
+                        "enzyme_width N, N shadows, or enzyme_dupv, stride "
+                        "and one), or mark the pointer enzyme_const",
+                        "shadow %u of pointer argument %u is missing", j + 1,
+                        p + 1);
+      LLVMValueRef sh = LLVMGetOperand(c->call, *k);
+      if (LLVMGetTypeKind(LLVMTypeOf(sh)) != LLVMPointerTypeKind)
+        return zy_error(ZY_ERR_BAD_MARKER, c->fn, c->call, NULL,
+                        "the shadow of pointer argument %u is not a pointer",
+                        p + 1);
+      c->shadows[c->nshadows++] = sh;
+      continue;
+    }
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(c->zm->ctx);
+    LLVMValueRef off =
+        LLVMBuildMul(c->b, LLVMBuildSExtOrBitCast(c->b, stride, i64, ""),
+                     LLVMConstInt(i64, j, 0), "");
+    c->shadows[c->nshadows++] = LLVMBuildGEP2(
+        c->b, LLVMInt8TypeInContext(c->zm->ctx), c->shadows[base], &off, 1, "");
+  }
   return 0;
 }
 
 /* Parameter p's activity and, for a pointer not marked constant, its
  * shadow at operand ++*k. */
 static int read_activity(ZyCall *c, ZyMarker m, const char *mname,
-                         LLVMTypeRef pt, unsigned p, unsigned *k) {
+                         LLVMValueRef stride, LLVMTypeRef pt, unsigned p,
+                         unsigned *k) {
   unsigned n = LLVMGetNumArgOperands(c->call);
   LLVMTypeKind pk = LLVMGetTypeKind(pt);
   int fp = zy_type_differentiable(pt);
@@ -287,10 +337,19 @@ static int read_activity(ZyCall *c, ZyMarker m, const char *mname,
                     "%s marks argument %u, which is not a "
                     "floating-point value",
                     mname, p + 1);
-  if ((m == ZY_MARK_DUP || m == ZY_MARK_DUPNONEED) && pk != LLVMPointerTypeKind)
+  if ((m == ZY_MARK_DUP || m == ZY_MARK_DUPNONEED || m == ZY_MARK_DUPV ||
+       m == ZY_MARK_DUPNONEEDV) &&
+      pk != LLVMPointerTypeKind)
     return zy_error(ZY_ERR_BAD_MARKER, c->fn, c->call, NULL,
                     "'%s' marks argument %u, which is not a pointer", mname,
                     p + 1);
+  if (pk == LLVMPointerTypeKind && m != ZY_MARK_CONST &&
+      (c->width > 1 || stride)) {
+    if (read_shadows(c, stride, p, k))
+      return -1;
+    c->sig.dup_args |= 1ull << p;
+    return 0;
+  }
   /* A pointer is dup unless marked constant: its shadow follows. */
   if (pk == LLVMPointerTypeKind && m != ZY_MARK_CONST) {
     if (++*k >= n)
@@ -311,7 +370,36 @@ static int read_activity(ZyCall *c, ZyMarker m, const char *mname,
   return 0;
 }
 
+/* enzyme_width, N anywhere in the call: c->width (1 without).  Only
+ * forward mode has vector mode yet. */
+static int read_width(ZyCall *c) {
+  unsigned n = LLVMGetNumArgOperands(c->call);
+  c->width = 1;
+  for (unsigned k = c->first + 1; k < n; k++) {
+    const char *mname = NULL;
+    if (zy_abi_marker(LLVMGetOperand(c->call, k), &mname) != ZY_MARK_WIDTH)
+      continue;
+    if (!c->fwd)
+      return zy_error(ZY_ERR_BAD_MARKER, c->fn, c->call,
+                      "vector mode is implemented for __enzyme_fwddiff; "
+                      "call the gradient once per direction",
+                      "marker 'enzyme_width' is not supported by this "
+                      "entry point yet");
+    LLVMValueRef v = k + 1 < n ? LLVMGetOperand(c->call, k + 1) : NULL;
+    long long w = v && LLVMIsAConstantInt(v) ? LLVMConstIntGetSExtValue(v) : 0;
+    if (w < 1 || w > 64)
+      return zy_error(ZY_ERR_BAD_MARKER, c->fn, c->call, NULL,
+                      "enzyme_width must be followed by a constant number "
+                      "of directions from 1 to 64");
+    c->width = (unsigned)w;
+  }
+  c->sig.width = c->width > 1 ? c->width : 0;
+  return 0;
+}
+
 int zy_abi_read_arguments(ZyCall *c) {
+  if (read_width(c))
+    return -1;
   LLVMTypeRef fty = LLVMGlobalGetValueType(c->fn);
   unsigned nparams = LLVMCountParamTypes(fty);
   LLVMTypeRef params[64];
@@ -333,6 +421,32 @@ int zy_abi_read_arguments(ZyCall *c) {
     if (m == ZY_MARK_OTHER)
       return zy_error(ZY_ERR_BAD_MARKER, c->fn, c->call, NULL,
                       "marker '%s' is not supported", mname);
+    if (m == ZY_MARK_VECTOR || m == ZY_MARK_SCALAR)
+      return zy_error(ZY_ERR_BAD_MARKER, c->fn, c->call, NULL,
+                      "marker '%s' is __enzyme_batch's", mname);
+    if (m == ZY_MARK_WIDTH) { /* read_width read it */
+      k++;
+      continue;
+    }
+    LLVMValueRef stride = NULL;
+    if (m == ZY_MARK_DUPV || m == ZY_MARK_DUPNONEEDV) {
+      if (!c->fwd)
+        return zy_error(ZY_ERR_BAD_MARKER, c->fn, c->call,
+                        "vector mode is implemented for __enzyme_fwddiff",
+                        "marker '%s' is not supported by this entry point "
+                        "yet",
+                        mname);
+      stride = ++k < n ? LLVMGetOperand(c->call, k) : NULL;
+      if (!stride || LLVMGetTypeKind(LLVMTypeOf(stride)) != LLVMIntegerTypeKind)
+        return zy_error(ZY_ERR_BAD_MARKER, c->fn, c->call,
+                        "write enzyme_dupv, stride in bytes, pointer, shadow",
+                        "marker '%s' is not followed by an integer stride",
+                        mname);
+    }
+    if (c->nshadows + c->width > ZY_ABI_MAX_SHADOWS)
+      return zy_error(ZY_ERR_BAD_CALL, c->fn, c->call, NULL,
+                      "too many tangents and shadows (at most %u)",
+                      ZY_ABI_MAX_SHADOWS);
     if (m != ZY_MARK_NONE) {
       if (++k >= n)
         return zy_error(ZY_ERR_BAD_MARKER, c->fn, c->call, NULL,
@@ -354,7 +468,7 @@ int zy_abi_read_arguments(ZyCall *c) {
     if (!v)
       return bad_argument(c, a, params[p], p);
     c->argop[c->nargs] = k; /* before read_activity moves past a shadow */
-    if (read_activity(c, m, mname, params[p], p, &k))
+    if (read_activity(c, m, mname, stride, params[p], p, &k))
       return -1;
     c->args[c->nargs++] = v;
   }

@@ -67,10 +67,13 @@ static int lower_one(ZyModule *zm, LLVMValueRef call) {
     return zy_lower_augmentsize_call(zm, call);
   if (starts_with(name, "__enzyme_fwddiff"))
     return zy_lower_fwddiff_call(zm, call);
+  if (starts_with(name, "__enzyme_batch"))
+    return zy_lower_batch_call(zm, call);
   return zy_error(ZY_ERR_BAD_CALL, NULL, call, NULL,
                   "'%s' is not supported: Zymase implements reverse mode "
-                  "(__enzyme_autodiff, __enzyme_augmentfwd, __enzyme_reverse) "
-                  "and forward mode (__enzyme_fwddiff)",
+                  "(__enzyme_autodiff, __enzyme_augmentfwd, __enzyme_reverse), "
+                  "forward mode (__enzyme_fwddiff) and batch mode "
+                  "(__enzyme_batch)",
                   name);
 }
 

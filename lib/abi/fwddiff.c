@@ -2,7 +2,9 @@
  * forward mode, as Enzyme's: a floating-point argument is followed by its
  * tangent unless marked enzyme_const, a pointer by its shadow; the call
  * returns the tangent of the result, or with enzyme_primal_return the
- * struct { result, tangent }.
+ * struct { result, tangent }.  Vector mode (enzyme_width, N): N tangents
+ * or shadows per argument (enzyme_dupv, stride: one shadow, the others
+ * `stride` bytes apart), N tangents of the result returned in a row.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "abi.h"
 
@@ -10,7 +12,9 @@
 
 static const char *const HINT =
     "declare the result as the function's result type (its tangent), or "
-    "with enzyme_primal_return as a struct { result; tangent; }";
+    "with enzyme_primal_return as a struct { result; tangent; }; with "
+    "enzyme_width N, a struct of N tangents (after the result with "
+    "enzyme_primal_return)";
 
 static int refused_marker(ZyCall *c) {
   if (!c->ret_kind && !c->noret && !c->nofree)
@@ -57,7 +61,7 @@ static int lower(ZyCall *c) {
     return 0;
   }
   LLVMValueRef v = r;
-  if (!c->primal_return) { /* the tangent alone */
+  if (!c->primal_return && c->width == 1) { /* the tangent alone */
     LLVMValueRef t = LLVMBuildExtractValue(c->b, r, 1, "");
     if (!c->out && c->rt == fret) {
       LLVMReplaceAllUsesWith(c->call, t);
@@ -66,6 +70,14 @@ static int lower(ZyCall *c) {
     }
     LLVMTypeRef ft = LLVMStructTypeInContext(c->zm->ctx, &fret, 1, 0);
     v = LLVMBuildInsertValue(c->b, LLVMGetUndef(ft), t, 0, "");
+  } else if (!c->primal_return) { /* the N tangents, as Enzyme's [N x T] */
+    LLVMTypeRef fields[64];
+    for (unsigned j = 0; j < c->width; j++)
+      fields[j] = fret;
+    v = LLVMGetUndef(LLVMStructTypeInContext(c->zm->ctx, fields, c->width, 0));
+    for (unsigned j = 0; j < c->width; j++)
+      v = LLVMBuildInsertValue(
+          c->b, v, LLVMBuildExtractValue(c->b, r, 1 + j, ""), j, "");
   }
   if (zy_abi_pack(c, v, "result", HINT))
     return -1;

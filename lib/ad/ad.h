@@ -39,6 +39,9 @@ typedef struct ZySig {
                    memory pointer argument i reaches between the augmented
                    forward and the reverse, so the reverse may load from it
                    again instead of caching (cache/recompute.c) */
+  unsigned width; /* (forward mode) directions carried at once: every
+                     tangent and shadow is passed, kept and returned
+                     `width` times (enzyme_width); 0 stands for 1       */
 } ZySig;
 
 /* Per-module state. */
@@ -241,6 +244,11 @@ typedef struct ZyGen {
   LLVMBuilderRef b;    /* positioned in the reverse sweep                */
   LLVMValueRef cur;    /* primal instruction being reversed (for errors) */
   ZyMap tangent;       /* (forward mode) primal value -> its tangent     */
+  /* (forward mode, width > 1) `tangent` and `shadow` are those of lane
+   * `lane`; lanes[2j] and lanes[2j + 1] keep lane j's while another lane
+   * is current (tangent_lanes.c). */
+  unsigned width, lane;
+  ZyMap *lanes;
 } ZyGen;
 
 /* preprocess.c: step 1, the simplified clone to differentiate. */
@@ -477,7 +485,8 @@ LLVMValueRef zy_tangent(ZyModule *zm, LLVMValueRef fn, ZySig sig,
  * has none (the tangent is zero). */
 LLVMValueRef zy_tangent_value(ZyGen *g, LLVMValueRef v);
 LLVMValueRef zy_tangent_or_null(ZyGen *g, LLVMValueRef v);
-/* A copy of primal instruction `i` at the builder, operands mapped. */
+/* A copy of primal instruction `i` at the builder, operands mapped; the
+ * copy made before when `i` has one (an earlier lane made it). */
 LLVMValueRef zy_tangent_copy(ZyGen *g, LLVMValueRef i);
 /* The tangent of the result of a call to a math function with a rule:
  * sum over the operands with a tangent of the rule's adjoint of that
@@ -491,6 +500,22 @@ LLVMValueRef zy_rule_tangent(LLVMBuilderRef b, const struct ZyRule *r,
  * the tangent function of a callee with a body); 0, or -1 after an
  * error. */
 int zy_tangent_call(ZyGen *g, LLVMValueRef call);
+
+/* tangent_lanes.c: vector forward mode (sig.width > 1), one set of
+ * tangents and shadows per direction ("lane"), all in one copy of the
+ * primal.  zy_lanes_begin makes the lanes (lane 0 current);
+ * zy_lane_switch makes lane j current; zy_lanes_end frees them.
+ * zy_lane_tangent / zy_lane_put read and set the tangent (or shadow, for
+ * a pointer) of `v` in lane j whichever lane is current. */
+void zy_lanes_begin(ZyGen *g, unsigned width);
+void zy_lane_switch(ZyGen *g, unsigned j);
+void zy_lanes_end(ZyGen *g);
+LLVMValueRef zy_lane_tangent(ZyGen *g, LLVMValueRef v, unsigned j);
+void zy_lane_put(ZyGen *g, LLVMValueRef v, unsigned j, LLVMValueRef t);
+/* Refuses, with a located error, what vector forward mode does not
+ * support in instruction `i` (a global with derivatives: its one shadow
+ * cannot serve several directions).  0 or -1. */
+int zy_lanes_check(ZyGen *g, LLVMValueRef i);
 
 /* Report an error about the instruction being reversed. */
 #define ZY_GEN_ERROR(g, kind, hint, ...)                                       \

@@ -31,7 +31,10 @@ LLVMValueRef zy_tangent_value(ZyGen *g, LLVMValueRef v) {
 }
 
 LLVMValueRef zy_tangent_copy(ZyGen *g, LLVMValueRef i) {
-  LLVMValueRef c = LLVMInstructionClone(i);
+  LLVMValueRef c = zy_map_get(&g->vmap, i);
+  if (c)
+    return c; /* an earlier lane copied it */
+  c = LLVMInstructionClone(i);
   LLVMInsertIntoBuilderWithName(g->b, c, LLVMGetValueName(i));
   for (int o = 0, n = LLVMGetNumOperands(c); o < n; o++) {
     LLVMValueRef op = LLVMGetOperand(c, o);
@@ -206,8 +209,9 @@ static int memory(ZyGen *g, LLVMValueRef i, LLVMValueRef c) {
   return 0;
 }
 
-/* One primal instruction: its copy, then its tangent or shadow. */
-static int visit(ZyGen *g, LLVMValueRef i, ZyVec *phis) {
+/* One primal instruction in the current lane: its copy (made by the
+ * first lane), then its tangent or shadow. */
+static int visit_lane(ZyGen *g, LLVMValueRef i, ZyVec *phis) {
   LLVMOpcode op = LLVMGetInstructionOpcode(i);
   LLVMTypeRef t = LLVMTypeOf(i);
   int diff = zy_type_differentiable(t);
@@ -215,8 +219,10 @@ static int visit(ZyGen *g, LLVMValueRef i, ZyVec *phis) {
   if (is_debug_intrinsic(i))
     return 0;
   if (op == LLVMPHI) {
-    zy_map_put(&g->vmap, i, LLVMBuildPhi(g->b, t, LLVMGetValueName(i)));
-    zy_vec_push(phis, i);
+    if (!zy_map_has(&g->vmap, i)) {
+      zy_map_put(&g->vmap, i, LLVMBuildPhi(g->b, t, LLVMGetValueName(i)));
+      zy_vec_push(phis, i);
+    }
     if (diff && zy_activity_active(g->act, i))
       zy_map_put(&g->tangent, i, LLVMBuildPhi(g->b, t, ""));
     return zy_shadow_forward(g, i);
@@ -258,6 +264,20 @@ static int visit(ZyGen *g, LLVMValueRef i, ZyVec *phis) {
   return 0;
 }
 
+/* One primal instruction: visit_lane in every lane. */
+static int visit(ZyGen *g, LLVMValueRef i, ZyVec *phis) {
+  if (!g->lanes)
+    return visit_lane(g, i, phis);
+  g->cur = i;
+  int err = zy_lanes_check(g, i);
+  for (unsigned j = 0; j < g->width && !err; j++) {
+    zy_lane_switch(g, j);
+    err = visit_lane(g, i, phis);
+  }
+  zy_lane_switch(g, 0);
+  return err;
+}
+
 /* `ret v`: returns { v, tangent of v } as the signature says. */
 static void lower_return(ZyGen *g, LLVMValueRef ret) {
   LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(g->grad));
@@ -269,13 +289,20 @@ static void lower_return(ZyGen *g, LLVMValueRef ret) {
   unsigned k = 0;
   if (LLVMGetNumOperands(ret))
     r = LLVMBuildInsertValue(g->b, r, map(g, LLVMGetOperand(ret, 0)), k++, "");
-  if (g->sig.active_ret || g->sig.dup_ret)
-    r = LLVMBuildInsertValue(
-        g->b, r, zy_tangent_value(g, LLVMGetOperand(ret, 0)), k, "");
+  for (unsigned j = 0;
+       (g->sig.active_ret || g->sig.dup_ret) && j < (g->lanes ? g->width : 1);
+       j++)
+    r = LLVMBuildInsertValue(g->b, r,
+                             g->lanes
+                                 ? zy_lane_tangent(g, LLVMGetOperand(ret, 0), j)
+                                 : zy_tangent_value(g, LLVMGetOperand(ret, 0)),
+                             k++, "");
   LLVMBuildRet(g->b, r);
 }
 
-static void fill_phis(ZyGen *g, ZyVec *phis) {
+/* The incoming values of the copies of primal phis `phis` (`primal`:
+ * in the first lane) and of their tangents in the current lane. */
+static void fill_phis(ZyGen *g, ZyVec *phis, int primal) {
   for (size_t k = 0; k < phis->len; k++) {
     LLVMValueRef p = phis->data[k], c = zy_map_get(&g->vmap, p);
     LLVMValueRef tp = zy_map_get(&g->tangent, p);
@@ -285,7 +312,8 @@ static void fill_phis(ZyGen *g, ZyVec *phis) {
         continue;
       LLVMBasicBlockRef from = zy_map_get(&g->fend, in);
       LLVMValueRef v = map(g, LLVMGetIncomingValue(p, j));
-      LLVMAddIncoming(c, &v, &from, 1);
+      if (primal)
+        LLVMAddIncoming(c, &v, &from, 1);
       if (tp) {
         LLVMValueRef d = zy_tangent_value(g, LLVMGetIncomingValue(p, j));
         LLVMAddIncoming(tp, &d, &from, 1);
@@ -336,13 +364,18 @@ static int sweep(ZyGen *g) {
     zy_map_put(&g->fend, bb, fb);
   }
   unsigned n = LLVMCountParams(g->primal), next = n;
+  unsigned w = g->lanes ? g->width : 1;
   for (unsigned i = 0; i < n; i++) {
     LLVMValueRef p = LLVMGetParam(g->primal, i);
     zy_map_put(&g->vmap, p, LLVMGetParam(g->grad, i));
-    if (g->sig.dup_args >> i & 1)
-      zy_map_put(&g->shadow, p, LLVMGetParam(g->grad, next++));
-    else if (g->sig.active_args >> i & 1)
-      zy_map_put(&g->tangent, p, LLVMGetParam(g->grad, next++));
+    for (unsigned j = 0; j < w; j++) {
+      zy_lane_switch(g, j);
+      if (g->sig.dup_args >> i & 1)
+        zy_map_put(&g->shadow, p, LLVMGetParam(g->grad, next++));
+      else if (g->sig.active_args >> i & 1)
+        zy_map_put(&g->tangent, p, LLVMGetParam(g->grad, next++));
+    }
+    zy_lane_switch(g, 0);
   }
   ZyVec phis = {0};
   int err = 0;
@@ -358,10 +391,12 @@ static int sweep(ZyGen *g) {
         err = visit(g, i, &phis);
     }
   }
-  if (!err) {
-    fill_phis(g, &phis);
+  for (unsigned j = 0; j < w && !err; j++) {
+    zy_lane_switch(g, j);
+    fill_phis(g, &phis, j == 0);
     err = zy_shadow_phis(g, &phis);
   }
+  zy_lane_switch(g, 0);
   zy_vec_free(&phis);
   LLVMPositionBuilderAtEnd(g->b, g->allocas);
   LLVMSetCurrentDebugLocation2(g->b, NULL);
@@ -371,16 +406,19 @@ static int sweep(ZyGen *g) {
 
 static LLVMValueRef declare(LLVMValueRef fn, ZySig sig, const char *name) {
   LLVMTypeRef fty = LLVMGlobalGetValueType(fn);
-  unsigned n = LLVMCountParamTypes(fty), np = n;
-  LLVMTypeRef params[130], fields[2], ret = LLVMGetReturnType(fty);
+  unsigned n = LLVMCountParamTypes(fty), np = n, w = sig.width ? sig.width : 1;
+  LLVMTypeRef *params = malloc((n * (w + 1) + 1) * sizeof *params);
+  LLVMTypeRef *fields = malloc((w + 1) * sizeof *fields);
+  LLVMTypeRef ret = LLVMGetReturnType(fty);
   LLVMGetParamTypes(fty, params);
   for (unsigned i = 0; i < np; i++)
-    if ((sig.active_args | sig.dup_args) >> i & 1)
+    for (unsigned j = 0; j < w && ((sig.active_args | sig.dup_args) >> i & 1);
+         j++)
       params[n++] = params[i];
   unsigned nf = 0;
   if (LLVMGetTypeKind(ret) != LLVMVoidTypeKind)
     fields[nf++] = ret;
-  if (sig.active_ret || sig.dup_ret)
+  for (unsigned j = 0; j < w && (sig.active_ret || sig.dup_ret); j++)
     fields[nf++] = ret;
   LLVMContextRef c = LLVMGetTypeContext(fty);
   LLVMTypeRef rt =
@@ -388,10 +426,13 @@ static LLVMValueRef declare(LLVMValueRef fn, ZySig sig, const char *name) {
   LLVMValueRef f = LLVMAddFunction(LLVMGetGlobalParent(fn), name,
                                    LLVMFunctionType(rt, params, n, 0));
   LLVMSetLinkage(f, LLVMInternalLinkage);
+  free(params);
+  free(fields);
   return f;
 }
 
 static void free_state(ZyGen *g) {
+  zy_lanes_end(g);
   zy_map_free(&g->vmap);
   zy_map_free(&g->shadow);
   zy_map_free(&g->tangent);
@@ -422,6 +463,8 @@ static int build(ZyGen *g) {
                                g->sig.active_ret || g->sig.dup_ret);
   zy_punning_warn(g);
   order_blocks(g);
+  if (g->sig.width > 1)
+    zy_lanes_begin(g, g->sig.width);
   g->b = LLVMCreateBuilderInContext(g->zm->ctx);
   if (sweep(g))
     return -1;
@@ -440,10 +483,12 @@ static int build(ZyGen *g) {
 
 LLVMValueRef zy_tangent(ZyModule *zm, LLVMValueRef fn, ZySig sig,
                         const ZyTT *seeds) {
-  char name[256];
-  snprintf(name, sizeof name, "__zymase_fwd.%s.%llx.d%llx%s%s",
+  char name[256], width[16] = "";
+  if (sig.width > 1)
+    snprintf(width, sizeof width, ".w%u", sig.width);
+  snprintf(name, sizeof name, "__zymase_fwd.%s.%llx.d%llx%s%s%s",
            LLVMGetValueName(fn), sig.active_args, sig.dup_args,
-           sig.active_ret ? "r" : "", sig.dup_ret ? "s" : "");
+           sig.active_ret ? "r" : "", sig.dup_ret ? "s" : "", width);
   LLVMValueRef f = LLVMGetNamedFunction(zm->mod, name);
   if (f) /* made before, or being made (recursion); a failed one has no body */
     return LLVMIsDeclaration(f) ? NULL : f;

@@ -233,16 +233,19 @@ static int allocation(ZyGen *g, LLVMValueRef call) {
 }
 
 /* A function with a body: its tangent function, for the tangents and
- * shadows that reach it. */
+ * shadows that reach it.  In vector mode, its tangent function of the
+ * same width, called once by the first lane for all lanes. */
 static int twin_call(ZyGen *g, LLVMValueRef call, LLVMValueRef f) {
-  unsigned n = LLVMGetNumArgOperands(call);
+  unsigned n = LLVMGetNumArgOperands(call), w = g->lanes ? g->width : 1;
+  if (g->lane > 0)
+    return 0; /* the first lane's call did it */
   if (LLVMIsFunctionVarArg(LLVMGlobalGetValueType(f)) ||
       n != LLVMCountParams(f) || n > 63)
     return refuse(g, NULL,
                   "a variadic function, or one with more than 63 "
                   "parameters");
-  ZySig sig = {0};
-  LLVMValueRef args[130];
+  ZySig sig = {.width = g->lanes ? g->width : 0};
+  LLVMValueRef *args = malloc(n * (w + 1) * sizeof *args + 1);
   unsigned na = n;
   for (unsigned k = 0; k < n; k++) {
     LLVMValueRef a = LLVMGetOperand(call, k);
@@ -254,7 +257,9 @@ static int twin_call(ZyGen *g, LLVMValueRef call, LLVMValueRef f) {
       sig.active_args |=
           LLVMGetTypeKind(t) == LLVMPointerTypeKind ? 0 : 1ull << k;
       sig.dup_args |= LLVMGetTypeKind(t) == LLVMPointerTypeKind ? 1ull << k : 0;
-      args[na++] = zy_tangent_value(g, a);
+      for (unsigned j = 0; j < w; j++)
+        args[na++] =
+            g->lanes ? zy_lane_tangent(g, a, j) : zy_tangent_value(g, a);
     }
   }
   LLVMTypeRef rt = LLVMTypeOf(call);
@@ -265,19 +270,24 @@ static int twin_call(ZyGen *g, LLVMValueRef call, LLVMValueRef f) {
   ZyTT *seeds = zy_call_seeds(g, call);
   LLVMValueRef tf = zy_tangent(g->zm, f, sig, seeds);
   zy_free_call_seeds(seeds, n);
+  LLVMValueRef r =
+      tf ? LLVMBuildCall2(g->b, LLVMGlobalGetValueType(tf), tf, args, na, "")
+         : NULL;
+  free(args);
   if (!tf)
     return -1;
-  LLVMValueRef r =
-      LLVMBuildCall2(g->b, LLVMGlobalGetValueType(tf), tf, args, na, "");
   if (LLVMGetTypeKind(rt) == LLVMVoidTypeKind) {
     zy_map_put(&g->vmap, call, r);
     return 0;
   }
   zy_map_put(&g->vmap, call, LLVMBuildExtractValue(g->b, r, 0, ""));
-  if (sig.active_ret)
-    zy_map_put(&g->tangent, call, LLVMBuildExtractValue(g->b, r, 1, ""));
-  if (sig.dup_ret)
-    zy_map_put(&g->shadow, call, LLVMBuildExtractValue(g->b, r, 1, ""));
+  for (unsigned j = 0; j < w && (sig.active_ret || sig.dup_ret); j++) {
+    LLVMValueRef t = LLVMBuildExtractValue(g->b, r, 1 + j, "");
+    if (g->lanes)
+      zy_lane_put(g, call, j, t);
+    else
+      zy_map_put(sig.active_ret ? &g->tangent : &g->shadow, call, t);
+  }
   return 0;
 }
 

@@ -8,7 +8,7 @@
 
 double __enzyme_autodiff(void *, ...);
 void *__enzyme_todense(void *, ...);
-extern int enzyme_width;
+extern int enzyme_buffer;
 void take(int);
 
 // CHECK-DAG: abi-unknown-names.c:[[@LINE+2]]:1: error: [zymase:bad-registration] cannot differentiate 'f': the annotation 'enzyme_sparse_accumulate' on 'f' is not implemented by Zymase
@@ -24,6 +24,6 @@ void *dense(void *p) {
 }
 
 void width(void) {
-  // CHECK-DAG: abi-unknown-names.c:[[@LINE+1]]:3: error: [zymase:bad-marker] cannot differentiate 'width': 'enzyme_width' is part of Enzyme's interface that Zymase does not implement
-  take(enzyme_width);
+  // CHECK-DAG: abi-unknown-names.c:[[@LINE+1]]:3: error: [zymase:bad-marker] cannot differentiate 'width': 'enzyme_buffer' is part of Enzyme's interface that Zymase does not implement
+  take(enzyme_buffer);
 }

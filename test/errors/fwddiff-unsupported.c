@@ -1,4 +1,4 @@
-// errors/fwddiff-unsupported.c - what __enzyme_fwddiff does not support yet is a located error at the call or the construct: __enzyme_batch, the enzyme_width marker (vector mode), enzyme_out (reverse mode's marker), BLAS calls, calls without a body that touch derivatives, and floats copied through an integer (their tangents would be lost).
+// errors/fwddiff-unsupported.c - what __enzyme_fwddiff does not support yet is a located error at the call or the construct: in vector mode (enzyme_width) enzyme_dupv on a float, a missing tangent and a global variable with derivatives (one shadow for several directions), enzyme_out (reverse mode's marker), BLAS calls, calls without a body that touch derivatives, and floats copied through an integer (their tangents would be lost).
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // RUN: %not %clang -c -O0 -g %s -o %t.o 2>&1 | %FileCheck %s --implicit-check-not=PLEASE --implicit-check-not='internal error'
 // RUN: %not %clang -c -O2 -g %s -o %t.o 2>&1 | %FileCheck %s --implicit-check-not=PLEASE --implicit-check-not='internal error'
@@ -7,23 +7,37 @@
 #include <string.h>
 
 double __enzyme_fwddiff(void *, ...);
-double __enzyme_batch(void *, ...);
+typedef struct {
+  double d[2];
+} T2;
+T2 __enzyme_fwddiff2(void *, ...);
 double cblas_ddot(int n, const double *x, int incx, const double *y, int incy);
 double external(double);
-extern int enzyme_width, enzyme_out, enzyme_dup;
+extern int enzyme_width, enzyme_out, enzyme_dup, enzyme_dupv;
 
 double f(double x) { return x * x; }
 
-double batch(double x) {
-  // CHECK: fwddiff-unsupported.c:[[@LINE+3]]:10: error: [zymase:bad-call] '__enzyme_batch' is not supported: Zymase implements reverse mode {{.*}} and forward mode (__enzyme_fwddiff)
-  // CHECK-NEXT: instruction: {{.*}}call double (ptr, ...) @__enzyme_batch(ptr
-  // NOG: error: [zymase:bad-call] '__enzyme_batch' is not supported
-  return __enzyme_batch((void *)f, x, 1.0);
+T2 dupv_float(double x) {
+  // CHECK: fwddiff-unsupported.c:[[@LINE+3]]:10: error: [zymase:bad-marker] {{.*}}'enzyme_dupv' marks argument 1, which is not a pointer
+  // CHECK: hint: pass the value's tangents after it, one per direction
+  // NOG: error: [zymase:bad-marker] {{.*}}'enzyme_dupv' marks argument 1, which is not a pointer
+  return __enzyme_fwddiff2((void *)f, enzyme_width, 2, enzyme_dupv, 8, x, 1.0);
 }
 
-double width(double x) {
-  // CHECK: fwddiff-unsupported.c:[[@LINE+1]]:10: error: [zymase:bad-marker] {{.*}}marker 'enzyme_width' is not supported
-  return __enzyme_fwddiff((void *)f, enzyme_width, 2, x, 1.0, 2.0);
+T2 too_few(double x) {
+  // CHECK: fwddiff-unsupported.c:[[@LINE+2]]:10: error: [zymase:bad-marker] {{.*}}tangent 2 of argument 1 is missing
+  // CHECK: hint: with enzyme_width N, pass N tangents after the value
+  return __enzyme_fwddiff2((void *)f, enzyme_width, 2, x, 1.0);
+}
+
+double state;
+double keep(double x) {
+  state = x * 2;
+  return x * x;
+}
+T2 width_global(double x) {
+  // CHECK: fwddiff-unsupported.c:[[@LINE-4]]:{{[0-9]+}}: error: [zymase:unsupported] {{.*}}vector forward mode (enzyme_width 2): a global variable with derivatives ('state')
+  return __enzyme_fwddiff2((void *)keep, enzyme_width, 2, x, 1.0, 2.0);
 }
 
 double out(double x) {

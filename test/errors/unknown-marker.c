@@ -1,4 +1,4 @@
-// errors/unknown-marker.c - an enzyme_* marker Zymase does not know (enzyme_width) is a bad-marker error, not an integer argument.
+// errors/unknown-marker.c - a marker this entry point does not support (enzyme_width: vector mode is __enzyme_fwddiff's only) is a bad-marker error, not an integer argument.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // RUN: %not %clang -c -O0 -g %s -o %t.o 2>&1 | %FileCheck %s --implicit-check-not=PLEASE --implicit-check-not='internal error'
 // RUN: %not %clang -c -O2 -g %s -o %t.o 2>&1 | %FileCheck %s --implicit-check-not=PLEASE --implicit-check-not='internal error'
