@@ -209,6 +209,8 @@ typedef struct ZyGen {
   ZyMap replay;        /* replayed phi -> slot of its scratch buffer     */
   ZyMap cache_mem;     /* loads and stores of cache buffers (scopes.c)   */
   ZyMap recompute;     /* primal value -> whether it is recomputed       */
+  ZyMap region;        /* merge phi -> its region, if recomputed by
+                          running it again (region.c)                    */
   ZyMap stable;        /* split call -> its ZySig.stable_args + 1        */
   ZyAlias *alias;      /* alias analysis of the primal, made on demand   */
   int gpu_sites;       /* (device) how the gradient is called: see

@@ -46,7 +46,7 @@ static int legal(ZyGen *g, LLVMValueRef v) {
   LLVMValueRef c, t, f;
   if (LLVMIsAPHINode(v))
     return zy_affine_start(g, v) != NULL || zy_phi_branch(g, v, &c, &t, &f) ||
-           zy_replayable(g, v);
+           zy_replayable(g, v) || zy_region_phi(g, v);
   LLVMOpcode op = LLVMGetInstructionOpcode(v);
   if (op == LLVMLoad)
     return zy_load_recomputable(g, v);
@@ -71,7 +71,10 @@ static void sources(ZyGen *g, LLVMValueRef v, LLVMValueRef *out, int *n) {
     if (s)
       return;
     ZyVec from = {0};
-    zy_replay_sources(g, v, &from);
+    if (zy_replayable(g, v))
+      zy_replay_sources(g, v, &from);
+    else
+      zy_region_sources(g, v, &from);
     for (size_t k = 0; k < from.len && *n < 8; k++)
       if (in_loop(g, from.data[k]))
         out[(*n)++] = from.data[k];
@@ -204,22 +207,29 @@ static LLVMValueRef plan_value(ZyGen *g, LLVMValueRef v) {
   LLVMValueRef br[3];
   int branch = LLVMIsAPHINode(v) && !zy_affine_start(g, v) &&
                zy_phi_branch(g, v, &br[0], &br[1], &br[2]);
-  int replay = LLVMIsAPHINode(v) && !zy_affine_start(g, v) && !branch;
+  int replay = LLVMIsAPHINode(v) && !zy_affine_start(g, v) && !branch &&
+               zy_replayable(g, v);
+  int region = LLVMIsAPHINode(v) && !zy_affine_start(g, v) && !branch &&
+               !replay;
   LLVMValueRef r = replay ? zy_replay_value(g, v) : NULL;
   if (replay && !r) /* no entry into its loop was reversed */
     return zy_loops_reload(g, fv, l);
-  LLVMValueRef logged = replay ? NULL : zy_mathlog_read(g, v);
+  LLVMValueRef logged = replay || region ? NULL : zy_mathlog_read(g, v);
   if (!zy_map_has(&g->reported, fv)) {
     zy_map_put(&g->reported, fv, fv);
     zy_loops_report(g, fv,
                     replay   ? "recomputed: the recurrence is replayed "
                                "at each entry of its loop"
+                    : region ? "recomputed: its branch region (branches, "
+                               "inner loops) is run again"
                     : logged ? "recomputed, read back from a log when the "
                                "call's iterations fit in it"
                              : "recomputed");
   }
   if (r)
     return r;
+  if (region)
+    return zy_region_value(g, v);
   if (logged)
     return logged;
   if (branch) { /* both sides, then the one the iteration took */
@@ -344,6 +354,7 @@ void zy_plan_finish(ZyGen *g) {
   zy_share_free(shared);
   shared = NULL;
   zy_mathlog_free(g);
+  zy_region_free(g);
   LLVMDisposeBuilder(g->b);
   g->b = saved;
   g->pending.len = 0;
