@@ -49,7 +49,7 @@ static int legal(ZyGen *g, LLVMValueRef v) {
            zy_replayable(g, v) || zy_region_phi(g, v);
   LLVMOpcode op = LLVMGetInstructionOpcode(v);
   if (op == LLVMLoad)
-    return zy_load_recomputable(g, v);
+    return zy_load_recomputable(g, v) || zy_memsnap_load(g, v);
   return zy_cheap_value(g, v);
 }
 
@@ -153,8 +153,8 @@ static void solve(ZyGen *g) {
   }
   zy_flow_max(f, s, t);
   for (int k = 0; k < nv; k++) {
-    int cut = zy_flow_source_side(f, 2 * k) &&
-              !zy_flow_source_side(f, 2 * k + 1);
+    int cut =
+        zy_flow_source_side(f, 2 * k) && !zy_flow_source_side(f, 2 * k + 1);
     zy_map_put(&g->plan, nodes.data[k], cut ? CACHED : RECOMPUTED);
   }
   zy_flow_free(f);
@@ -209,12 +209,13 @@ static LLVMValueRef plan_value(ZyGen *g, LLVMValueRef v) {
                zy_phi_branch(g, v, &br[0], &br[1], &br[2]);
   int replay = LLVMIsAPHINode(v) && !zy_affine_start(g, v) && !branch &&
                zy_replayable(g, v);
-  int region = LLVMIsAPHINode(v) && !zy_affine_start(g, v) && !branch &&
-               !replay;
+  int region =
+      LLVMIsAPHINode(v) && !zy_affine_start(g, v) && !branch && !replay;
   LLVMValueRef r = replay ? zy_replay_value(g, v) : NULL;
   if (replay && !r) /* no entry into its loop was reversed */
     return zy_loops_reload(g, fv, l);
-  LLVMValueRef logged = replay || region ? NULL : zy_mathlog_read(g, v);
+  int snap = LLVMIsALoadInst(v) && !zy_load_recomputable(g, v);
+  LLVMValueRef logged = replay || region || snap ? NULL : zy_mathlog_read(g, v);
   if (!zy_map_has(&g->reported, fv)) {
     zy_map_put(&g->reported, fv, fv);
     zy_loops_report(g, fv,
@@ -222,6 +223,8 @@ static LLVMValueRef plan_value(ZyGen *g, LLVMValueRef v) {
                                "at each entry of its loop"
                     : region ? "recomputed: its branch region (branches, "
                                "inner loops) is run again"
+                    : snap   ? "recomputed from a copy of its local array "
+                               "kept per iteration of the enclosing loop"
                     : logged ? "recomputed, read back from a log when the "
                                "call's iterations fit in it"
                              : "recomputed");
@@ -238,6 +241,8 @@ static LLVMValueRef plan_value(ZyGen *g, LLVMValueRef v) {
   }
   if (LLVMIsAPHINode(v))
     return zy_affine_rebuild(g, v, zy_plan_value(g, zy_affine_start(g, v)));
+  if (snap) /* memsnap.c */
+    return zy_memsnap_value(g, v, zy_plan_value(g, LLVMGetOperand(v, 0)));
   LLVMValueRef c = LLVMInstructionClone(fv);
   int n = LLVMGetNumOperands(v);
   for (int k = 0; k < n; k++) {
@@ -355,6 +360,7 @@ void zy_plan_finish(ZyGen *g) {
   shared = NULL;
   zy_mathlog_free(g);
   zy_region_free(g);
+  zy_memsnap_free(g);
   LLVMDisposeBuilder(g->b);
   g->b = saved;
   g->pending.len = 0;
