@@ -212,6 +212,10 @@ typedef struct ZyGen {
   ZyMap replay;        /* replayed phi -> slot of its scratch buffer     */
   ZyMap cache_mem;     /* loads and stores of cache buffers (scopes.c)   */
   ZyMap recompute;     /* primal value -> whether it is recomputed       */
+  ZyMap region;        /* merge phi -> its region, if recomputed by
+                          running it again (region.c)                    */
+  ZyVec memsnaps;      /* copies of local arrays kept per iteration of
+                          an outer loop (memsnap.c)                      */
   ZyMap stable;        /* split call -> its ZySig.stable_args + 1        */
   ZyAlias *alias;      /* alias analysis of the primal, made on demand   */
   int gpu_sites;       /* (device) how the gradient is called: see

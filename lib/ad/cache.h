@@ -160,6 +160,26 @@ void zy_replay_mark(ZyGen *g, ZyLoop *l);
 void zy_replay_emit(ZyGen *g, int (*planned)(ZyGen *, LLVMValueRef));
 LLVMValueRef zy_replay_value(ZyGen *g, LLVMValueRef phi);
 
+/* region.c: whether `phi` (of a loop iteration, at the merge of a branch
+ * region: both sides of a branch, inner loops) is computed again by
+ * running its region again (pure, its loads of memory nothing writes
+ * after; device code only); the values from outside the region it uses;
+ * its value at the reverse builder position (a call of a copy of the
+ * region); zy_region_free inlines those calls once the plan is built. */
+int zy_region_phi(ZyGen *g, LLVMValueRef phi);
+void zy_region_sources(ZyGen *g, LLVMValueRef phi, ZyVec *out);
+LLVMValueRef zy_region_value(ZyGen *g, LLVMValueRef phi);
+void zy_region_free(ZyGen *g);
+
+/* memsnap.c: whether load `v` (of a loop iteration) reads a small local
+ * array that nothing writes while its loop runs, so that the reverse may
+ * read it from a copy kept per iteration of the enclosing loop (device
+ * code only); its value at the reverse builder position given its
+ * recomputed pointer `p`; the copies' records freed. */
+int zy_memsnap_load(ZyGen *g, LLVMValueRef v);
+LLVMValueRef zy_memsnap_value(ZyGen *g, LLVMValueRef v, LLVMValueRef p);
+void zy_memsnap_free(ZyGen *g);
+
 /* log.c: a log of loop `l`'s `values` (one buffer each, indexed by the
  * iteration's index in the call), grown where the loop's buffers grow up
  * to `mb` MiB per loop and written while `on` (1 while every growth

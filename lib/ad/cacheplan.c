@@ -46,10 +46,10 @@ static int legal(ZyGen *g, LLVMValueRef v) {
   LLVMValueRef c, t, f;
   if (LLVMIsAPHINode(v))
     return zy_affine_start(g, v) != NULL || zy_phi_branch(g, v, &c, &t, &f) ||
-           zy_replayable(g, v);
+           zy_replayable(g, v) || zy_region_phi(g, v);
   LLVMOpcode op = LLVMGetInstructionOpcode(v);
   if (op == LLVMLoad)
-    return zy_load_recomputable(g, v);
+    return zy_load_recomputable(g, v) || zy_memsnap_load(g, v);
   return zy_cheap_value(g, v);
 }
 
@@ -71,7 +71,10 @@ static void sources(ZyGen *g, LLVMValueRef v, LLVMValueRef *out, int *n) {
     if (s)
       return;
     ZyVec from = {0};
-    zy_replay_sources(g, v, &from);
+    if (zy_replayable(g, v))
+      zy_replay_sources(g, v, &from);
+    else
+      zy_region_sources(g, v, &from);
     for (size_t k = 0; k < from.len && *n < 8; k++)
       if (in_loop(g, from.data[k]))
         out[(*n)++] = from.data[k];
@@ -150,8 +153,8 @@ static void solve(ZyGen *g) {
   }
   zy_flow_max(f, s, t);
   for (int k = 0; k < nv; k++) {
-    int cut = zy_flow_source_side(f, 2 * k) &&
-              !zy_flow_source_side(f, 2 * k + 1);
+    int cut =
+        zy_flow_source_side(f, 2 * k) && !zy_flow_source_side(f, 2 * k + 1);
     zy_map_put(&g->plan, nodes.data[k], cut ? CACHED : RECOMPUTED);
   }
   zy_flow_free(f);
@@ -204,22 +207,32 @@ static LLVMValueRef plan_value(ZyGen *g, LLVMValueRef v) {
   LLVMValueRef br[3];
   int branch = LLVMIsAPHINode(v) && !zy_affine_start(g, v) &&
                zy_phi_branch(g, v, &br[0], &br[1], &br[2]);
-  int replay = LLVMIsAPHINode(v) && !zy_affine_start(g, v) && !branch;
+  int replay = LLVMIsAPHINode(v) && !zy_affine_start(g, v) && !branch &&
+               zy_replayable(g, v);
+  int region =
+      LLVMIsAPHINode(v) && !zy_affine_start(g, v) && !branch && !replay;
   LLVMValueRef r = replay ? zy_replay_value(g, v) : NULL;
   if (replay && !r) /* no entry into its loop was reversed */
     return zy_loops_reload(g, fv, l);
-  LLVMValueRef logged = replay ? NULL : zy_mathlog_read(g, v);
+  int snap = LLVMIsALoadInst(v) && !zy_load_recomputable(g, v);
+  LLVMValueRef logged = replay || region || snap ? NULL : zy_mathlog_read(g, v);
   if (!zy_map_has(&g->reported, fv)) {
     zy_map_put(&g->reported, fv, fv);
     zy_loops_report(g, fv,
                     replay   ? "recomputed: the recurrence is replayed "
                                "at each entry of its loop"
+                    : region ? "recomputed: its branch region (branches, "
+                               "inner loops) is run again"
+                    : snap   ? "recomputed from a copy of its local array "
+                               "kept per iteration of the enclosing loop"
                     : logged ? "recomputed, read back from a log when the "
                                "call's iterations fit in it"
                              : "recomputed");
   }
   if (r)
     return r;
+  if (region)
+    return zy_region_value(g, v);
   if (logged)
     return logged;
   if (branch) { /* both sides, then the one the iteration took */
@@ -228,6 +241,8 @@ static LLVMValueRef plan_value(ZyGen *g, LLVMValueRef v) {
   }
   if (LLVMIsAPHINode(v))
     return zy_affine_rebuild(g, v, zy_plan_value(g, zy_affine_start(g, v)));
+  if (snap) /* memsnap.c */
+    return zy_memsnap_value(g, v, zy_plan_value(g, LLVMGetOperand(v, 0)));
   LLVMValueRef c = LLVMInstructionClone(fv);
   int n = LLVMGetNumOperands(v);
   for (int k = 0; k < n; k++) {
@@ -344,6 +359,8 @@ void zy_plan_finish(ZyGen *g) {
   zy_share_free(shared);
   shared = NULL;
   zy_mathlog_free(g);
+  zy_region_free(g);
+  zy_memsnap_free(g);
   LLVMDisposeBuilder(g->b);
   g->b = saved;
   g->pending.len = 0;

@@ -108,6 +108,15 @@ void zy_llvm_infer_libfunc_attrs(LLVMValueRef fn);
 /* Inlines the direct call `call`; 0 when LLVM refuses (e.g. varargs,
  * interposable callee). */
 int zy_llvm_inline_call(LLVMValueRef call);
+/* region_clone.cpp: a function `name` of the values `liveins` returning
+ * `phi`'s value, made of a copy of block `entry`'s terminator and of
+ * `blocks` (the region between entry and phi's block); whether `inst` is
+ * an intrinsic that computes nothing (debug info, lifetime, assume). */
+LLVMValueRef zy_llvm_region_helper(LLVMValueRef phi, LLVMBasicBlockRef entry,
+                                   LLVMBasicBlockRef *blocks,
+                                   unsigned nblocks, LLVMValueRef *liveins,
+                                   unsigned nlive, const char *name);
+int zy_llvm_ignorable_intrinsic(LLVMValueRef inst);
 /* Links from the bitcode file at `path` what module `m` needs of it
  * (its definitions of functions `m` only declares), internal, as clang's
  * -mlink-builtin-bitcode does.  Returns 0, or 1 with a malloc'ed message
@@ -249,6 +258,8 @@ unsigned zy_opt_gpu_local_cache_bytes(void); /* -zymase-gpu-local-cache-bytes */
 int zy_opt_gpu_no_device_malloc(void); /* -zymase-gpu-no-device-malloc */
 int zy_opt_recompute_math_given(void);       /* ... on the command line */
 int zy_opt_recompute_math(void);       /* -zymase-recompute-math */
+int zy_opt_recompute_regions_given(void);    /* ... on the command line */
+int zy_opt_recompute_regions(void);    /* -zymase-recompute-regions */
 unsigned zy_opt_replay_log_mb(void);   /* -zymase-replay-log-mb */
 unsigned zy_opt_math_log_mb(void);     /* -zymase-math-log-mb   */
 int zy_opt_gpu_sanitize_thread(void); /* -zymase-gpu-sanitize-thread */

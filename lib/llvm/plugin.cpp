@@ -62,6 +62,12 @@ static cl::opt<bool> RecomputeMath(
              "iterations and the merges of branches built from them in the "
              "reverse sweep instead of caching them (default: on in device "
              "code, off elsewhere)"));
+static cl::opt<bool> RecomputeRegions(
+    "zymase-recompute-regions", cl::init(true),
+    cl::desc("In device code, compute values at the merge of a branch region "
+             "(both sides of a branch, inner loops) that reads only memory "
+             "nothing writes after it again in the reverse sweep, by running "
+             "the region again, instead of caching them per iteration"));
 static cl::opt<bool> CheckFwd(
     "zymase-check-fwd", cl::init(false), cl::Hidden,
     cl::desc("Check each gradient of floating-point scalars against forward "
@@ -140,6 +146,10 @@ extern "C" unsigned zy_opt_keep_buffers_mb(void) { return KeepBuffersMB; }
 extern "C" int zy_opt_recompute_math(void) { return RecomputeMath; }
 extern "C" int zy_opt_recompute_math_given(void) {
   return RecomputeMath.getNumOccurrences() > 0;
+}
+extern "C" int zy_opt_recompute_regions(void) { return RecomputeRegions; }
+extern "C" int zy_opt_recompute_regions_given(void) {
+  return RecomputeRegions.getNumOccurrences() > 0;
 }
 extern "C" unsigned zy_opt_replay_log_mb(void) { return ReplayLogMB; }
 extern "C" unsigned zy_opt_math_log_mb(void) { return MathLogMB; }
