@@ -19,11 +19,12 @@
 struct ZyActivity {
   ZyMap varied, useful, shadowed; /* value -> (void*)1 */
   ZyMap reads_globals;            /* callee -> YES, NO or BUSY        */
-  ZyMap writes_globals;           /* callee -> YES, NO or BUSY        */
+  ZyMap writes_globals;           /* callee -> YES, NO, BUSY or AGAIN */
+  int writes_open; /* an answer took a call in progress for a no */
 };
 
 static void *const YES = (void *)1, *const NO = (void *)2,
-                  *const BUSY = (void *)3;
+                  *const BUSY = (void *)3, *const AGAIN = (void *)4;
 
 int zy_type_differentiable(LLVMTypeRef t) {
   switch (LLVMGetTypeKind(t)) {
@@ -526,13 +527,20 @@ static int writes_global_at(ZyActivity *a, const ZyMap *s, LLVMValueRef i,
 /* Whether function `fn`, or one it calls, writes floating point into
  * memory reachable from a shadowed global: calling it overwrites
  * derivatives even when none of its arguments or its result carries one
- * (a reset of a global parameter), so its call has a reverse.  Within a
- * cycle of calls the answer is yes (conservative). */
+ * (a reset of a global parameter), so its call has a reverse.  In a cycle
+ * of calls, a function whose answer is in progress counts as no: the
+ * answer of the cycle's first function covers every function it reaches;
+ * a no that relied on one in progress is not kept (AGAIN), but asked
+ * again. */
 static int writes_shadowed_global(ZyActivity *a, LLVMValueRef fn) {
   void *known = zy_map_get(&a->writes_globals, fn);
-  if (known)
-    return known != NO;
+  if (known == BUSY)
+    a->writes_open = 1;
+  if (known == BUSY || known == YES || known == NO)
+    return known == YES;
   zy_map_put(&a->writes_globals, fn, BUSY);
+  int outer = a->writes_open;
+  a->writes_open = 0;
   ZyMap s = {0};
   global_pointers(fn, &s);
   int r = 0;
@@ -542,7 +550,8 @@ static int writes_shadowed_global(ZyActivity *a, LLVMValueRef fn) {
          i = LLVMGetNextInstruction(i))
       r = writes_global_at(a, &s, i, writes_shadowed_global);
   zy_map_free(&s);
-  zy_map_put(&a->writes_globals, fn, r ? YES : NO);
+  zy_map_put(&a->writes_globals, fn, r ? YES : a->writes_open ? AGAIN : NO);
+  a->writes_open = outer || (!r && a->writes_open);
   return r;
 }
 
