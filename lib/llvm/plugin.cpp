@@ -13,6 +13,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
+#include <iterator>
 
 using namespace llvm;
 
@@ -156,9 +157,55 @@ extern "C" unsigned zy_opt_math_log_mb(void) { return MathLogMB; }
 
 namespace {
 
+// The functions Zymase adds (gradients, reverses of OpenMP regions,
+// helpers) are sanitized as the code they come from: clang puts
+// sanitize_thread (address, memory) on the functions of a translation unit
+// built with -fsanitize=..., and the sanitizers' passes, which run after
+// this one, instrument only the functions that carry it.  Without this the
+// gradient code of a -fsanitize=thread build (Archer's OpenMP race checks)
+// was not checked at all.  The functions there before are marked for the
+// run (the mark is copied to their clones, which keep their attributes);
+// Zymase may delete some, so no pointer to them is kept.
+static const char OldMark[] = "zymase-old";
+static const Attribute::AttrKind SanitizeKinds[] = {
+    Attribute::SanitizeThread, Attribute::SanitizeAddress,
+    Attribute::SanitizeMemory, Attribute::SanitizeHWAddress};
+
+static unsigned markOld(Module &M) {
+  unsigned Kinds = 0;
+  for (Function &F : M) {
+    if (F.isDeclaration())
+      continue;
+    F.addFnAttr(OldMark);
+    for (unsigned K = 0; K < std::size(SanitizeKinds); K++)
+      if (F.hasFnAttribute(SanitizeKinds[K]))
+        Kinds |= 1u << K;
+  }
+  return Kinds;
+}
+
+static void sanitizeAdded(Module &M, unsigned Kinds, bool Changed) {
+  for (Function &F : M) {
+    if (F.isDeclaration())
+      continue;
+    if (F.hasFnAttribute(OldMark)) {
+      F.removeFnAttr(OldMark);
+      continue;
+    }
+    if (!Changed ||
+        F.hasFnAttribute(Attribute::DisableSanitizerInstrumentation))
+      continue;
+    for (unsigned K = 0; K < std::size(SanitizeKinds); K++)
+      if (Kinds >> K & 1)
+        F.addFnAttr(SanitizeKinds[K]);
+  }
+}
+
 struct ZymasePass : PassInfoMixin<ZymasePass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    unsigned Kinds = markOld(M);
     bool Changed = zy_run_on_module(wrap(&M));
+    sanitizeAdded(M, Kinds, Changed);
     if (Function *F = TestTouch.empty() ? nullptr : M.getFunction(TestTouch)) {
       F->addFnAttr("zymase-touched");
       Changed = true;
