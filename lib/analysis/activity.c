@@ -377,12 +377,9 @@ int zy_activity_shadowed_global(LLVMValueRef v) {
   return shadowed_global_at(v, 0);
 }
 
-static void compute_shadowed(ZyActivity *a, LLVMValueRef fn,
-                             unsigned long long dup_args) {
-  unsigned n = LLVMCountParams(fn);
-  for (unsigned i = 0; i < n && i < 64; i++)
-    if (dup_args >> i & 1)
-      zy_map_put(&a->shadowed, LLVMGetParam(fn, i), YES);
+/* Puts in `s` the operands of `fn`'s instructions that are shadowed
+ * globals (or constant offsets and casts of them). */
+static void mark_shadowed_globals(LLVMValueRef fn, ZyMap *s) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
        bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
@@ -390,8 +387,17 @@ static void compute_shadowed(ZyActivity *a, LLVMValueRef fn,
       for (int k = 0; k < LLVMGetNumOperands(i); k++) {
         LLVMValueRef op = LLVMGetOperand(i, k);
         if (op && is_ptr(op) && zy_activity_shadowed_global(op))
-          zy_map_put(&a->shadowed, op, YES);
+          zy_map_put(s, op, YES);
       }
+}
+
+static void compute_shadowed(ZyActivity *a, LLVMValueRef fn,
+                             unsigned long long dup_args) {
+  unsigned n = LLVMCountParams(fn);
+  for (unsigned i = 0; i < n && i < 64; i++)
+    if (dup_args >> i & 1)
+      zy_map_put(&a->shadowed, LLVMGetParam(fn, i), YES);
+  mark_shadowed_globals(fn, &a->shadowed);
   for (int changed = 1; changed;) {
     changed = 0;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
@@ -456,15 +462,7 @@ static int float_global_at(LLVMValueRef p) {
  * globals, offsets and casts of such pointers, and pointers loaded from
  * such memory (a global pointer to a buffer). */
 static void global_pointers(LLVMValueRef fn, ZyMap *s) {
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
-       bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
-         i = LLVMGetNextInstruction(i))
-      for (int k = 0; k < LLVMGetNumOperands(i); k++) {
-        LLVMValueRef op = LLVMGetOperand(i, k);
-        if (op && is_ptr(op) && zy_activity_shadowed_global(op))
-          zy_map_put(s, op, YES);
-      }
+  mark_shadowed_globals(fn, s);
   for (int changed = 1; changed;) {
     changed = 0;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
