@@ -14,7 +14,7 @@
 // RUN: %gpu-clang -O0 %s -o %t0 && %t0
 // RUN: %gpu-clang -O2 %s -o %t2 && %t2
 // RUN: %if tsan %{ %gpu-clang -O1 -g -fsanitize=thread %s -o %tt && env TSAN_OPTIONS=halt_on_error=1:exitcode=66 %tt %}
-// RUN: %if !sanitizer %{ %gpu-clang -O1 -g -fsanitize=address %s -o %ta && %ta %}
+// RUN: %if !quick %{ %gpu-clang -O1 -g -fsanitize=address %s -o %ta && %ta %}
 // RUN: %if cuda-native %{ %cuda-native -O2 %s -o %tn %}
 // RUN: %if cuda-gpu %{ %tn %}
 #include "gpu-check.h"

@@ -17,7 +17,7 @@
 // RUN: %gpu-clang -O2 %s -o %t2 && %t2
 // RUN: %gpu-clang -O2 -mllvm -zymase-gpu-local-cache-bytes=0 %s -o %th && %th
 // RUN: %gpu-clang -O1 -mllvm -zymase-gpu-local-cache-bytes=64 %s -o %tm && %tm
-// RUN: %if !sanitizer %{ %gpu-clang -O1 -g -fsanitize=address %s -o %ta && %ta %}
+// RUN: %if !quick %{ %gpu-clang -O1 -g -fsanitize=address %s -o %ta && %ta %}
 // RUN: %if tsan %{ %gpu-clang -O1 -g -fsanitize=thread %s -o %tt && env TSAN_OPTIONS=halt_on_error=1:exitcode=66 %tt %}
 #include "gpu-check.h"
 

@@ -27,7 +27,7 @@
 // RUN: %gpu-clang -O2 -DHEAP_ALLOCS=0 -DHEAP_BYTES=0 -DREPLAY_ALLOCS=0 -DREPLAY_BYTES=0 %s -o %t2 && %t2
 // RUN: %gpu-clang -O2 -mllvm -zymase-gpu-count-atomics -mllvm -zymase-gpu-local-cache-bytes=64 -DHEAP_ALLOCS=2 -DHEAP_BYTES=320 -DREPLAY_ALLOCS=1 -DREPLAY_BYTES=384 %s -o %tl && %tl
 // RUN: %gpu-clang -O2 -mllvm -zymase-recompute-math=false -mllvm -zymase-gpu-local-cache-bytes=0 -DHEAP_ALLOCS=3 -DHEAP_BYTES=480 -DREPLAY_ALLOCS=2 -DREPLAY_BYTES=448 %s -o %th && %th
-// RUN: %if !sanitizer %{ %gpu-clang -O1 -g -fsanitize=address -mllvm -zymase-gpu-local-cache-bytes=64 -DHEAP_ALLOCS=2 -DHEAP_BYTES=320 -DREPLAY_ALLOCS=1 -DREPLAY_BYTES=384 %s -o %ta && env ASAN_OPTIONS=detect_leaks=0 %ta %}
+// RUN: %if !quick %{ %gpu-clang -O1 -g -fsanitize=address -mllvm -zymase-gpu-local-cache-bytes=64 -DHEAP_ALLOCS=2 -DHEAP_BYTES=320 -DREPLAY_ALLOCS=1 -DREPLAY_BYTES=384 %s -o %ta && env ASAN_OPTIONS=detect_leaks=0 %ta %}
 #include "gpu-check.h"
 
 extern "C" unsigned long long zymase_gpu_heap_allocs(void);

@@ -10,7 +10,7 @@
 // REQUIRES: clang-plugin
 // RUN: %clang-plugin -O0 %s -lm -o %t0 && %t0
 // RUN: %clang-plugin -O2 %s -lm -o %t2 && %t2
-// RUN: %if !sanitizer %{ %clang-plugin -O1 %s -lm -o %t1 && %t1 %}
+// RUN: %if !quick %{ %clang-plugin -O1 %s -lm -o %t1 && %t1 %}
 // The attributes are known to clang: no "unknown attribute" warning.
 // RUN: %clang-plugin -O0 -c %s -o %t.o 2>&1 | %FileCheck %s --allow-empty --implicit-check-not=warning
 #include "check.h"

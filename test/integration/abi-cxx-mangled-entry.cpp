@@ -6,7 +6,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // RUN: %clang -O0 %s -lstdc++ -lm -o %t0 && %t0
 // RUN: %clang -O2 %s -lstdc++ -lm -o %t2 && %t2
-// RUN: %if !sanitizer %{ %clang -O1 %s -lstdc++ -lm -o %t1 && %t1 %}
+// RUN: %if !quick %{ %clang -O1 %s -lstdc++ -lm -o %t1 && %t1 %}
 #include <cmath>
 #include <cstdio>
 

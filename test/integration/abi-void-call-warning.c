@@ -7,7 +7,7 @@
 // RUN: %t0
 // RUN: %clang -O2 -g %s -lm -o %t2 2>&1 | %FileCheck %s --implicit-check-not=error --implicit-check-not=warning
 // RUN: %t2
-// RUN: %if !sanitizer %{ %clang -O1 %s -lm -o %t1 2>&1 | %FileCheck %s --check-prefix=NOG && %t1 %}
+// RUN: %if !quick %{ %clang -O1 %s -lm -o %t1 2>&1 | %FileCheck %s --check-prefix=NOG && %t1 %}
 #include "fd.h"
 
 void __enzyme_autodiff(void *, ...);

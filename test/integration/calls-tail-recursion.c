@@ -2,9 +2,9 @@
 // tail-call elimination has turned it into a loop, differentiated as one.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // RUN: %clang -O0 %s -lm -o %t0 && %t0
-// RUN: %if !sanitizer %{ %clang -O1 %s -lm -o %t1 && %t1 %}
+// RUN: %if !quick %{ %clang -O1 %s -lm -o %t1 && %t1 %}
 // RUN: %clang -O2 %s -lm -o %t2 && %t2
-// RUN: %if !sanitizer %{ %clang -O3 %s -lm -o %t3 && %t3 %}
+// RUN: %if !quick %{ %clang -O3 %s -lm -o %t3 && %t3 %}
 #include "fd.h"
 
 double __enzyme_autodiff(void *, ...);

@@ -9,7 +9,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // RUN: %clang -O0 %s -lm -o %t0 && %t0
 // RUN: %clang -O2 %s -lm -o %t2 && %t2
-// RUN: %if !sanitizer %{ %clang -O1 %s -lm -o %t1 && %t1 %}
+// RUN: %if !quick %{ %clang -O1 %s -lm -o %t1 && %t1 %}
 #include "fd.h"
 
 #include <string.h>

@@ -3,7 +3,7 @@
 // shadow to src's (or the copy must be refused); they were silently dropped.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // RUN: %clang -O0 %s -o %t0 2>%t0.err && %t0 || %FileCheck %s --check-prefix=REFUSED < %t0.err
-// RUN: %if !sanitizer %{ %clang -O1 %s -o %t1 && %t1 %}
+// RUN: %if !quick %{ %clang -O1 %s -o %t1 && %t1 %}
 // RUN: %clang -O2 %s -o %t2 && %t2
 // REFUSED: error: [zymase:unsupported] cannot differentiate 'f': cannot deduce the type of the memory this copy moves
 #include "check.h"

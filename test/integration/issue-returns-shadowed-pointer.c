@@ -7,9 +7,9 @@
 // combined mode, only the dup memory and active scalars do).
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // RUN: %clang -O0 %s -lm -o %t0 && %valgrind %t0
-// RUN: %if !sanitizer %{ %clang -O1 %s -lm -o %t1 && %t1 %}
+// RUN: %if !quick %{ %clang -O1 %s -lm -o %t1 && %t1 %}
 // RUN: %clang -O2 %s -lm -o %t2 && %valgrind %t2
-// RUN: %if !sanitizer %{ %clang -O3 %s -lm -o %t3 && %t3 %}
+// RUN: %if !quick %{ %clang -O3 %s -lm -o %t3 && %t3 %}
 #include "fd.h"
 
 double __enzyme_autodiff(void *, ...);

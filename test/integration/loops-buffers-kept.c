@@ -8,7 +8,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // RUN: %clang -O0 %s -lm -lpthread -o %t0 && %t0
 // RUN: %clang -O2 %s -lm -lpthread -o %t2 && %t2
-// RUN: %if !sanitizer %{ %clang -O3 %s -lm -lpthread -o %t3 && %t3 %}
+// RUN: %if !quick %{ %clang -O3 %s -lm -lpthread -o %t3 && %t3 %}
 // RUN: %clang -O2 -Xclang -load -Xclang %plugin -mllvm -zymase-keep-buffers-mb=1 %s -lm -lpthread -o %tk1 && %tk1
 // RUN: %clang -O2 -Xclang -load -Xclang %plugin -mllvm -zymase-keep-buffers-mb=0 %s -lm -lpthread -o %tk0 && %tk0
 // RUN: %clang -O2 -S -emit-llvm %s -o - | %FileCheck %s

@@ -12,8 +12,8 @@
 // RUN: %clang -O2 -Xclang -load -Xclang %plugin -mllvm -zymase-replay-log-mb=1 %s -lm -o %t1 && %t1
 // RUN: %clang -O0 -Xclang -load -Xclang %plugin -mllvm -zymase-replay-log-mb=1 %s -lm -o %t10 && %t10
 // RUN: %clang -O2 -Xclang -load -Xclang %plugin -mllvm -zymase-replay-log-mb=0 %s -lm -o %t00 && %t00
-// RUN: %if !sanitizer %{ %clang -O1 %s -lm -o %t1b && %t1b %}
-// RUN: %if !sanitizer %{ %clang -O3 -Xclang -load -Xclang %plugin -mllvm -zymase-replay-log-mb=1 %s -lm -o %t3 && %t3 %}
+// RUN: %if !quick %{ %clang -O1 %s -lm -o %t1b && %t1b %}
+// RUN: %if !quick %{ %clang -O3 -Xclang -load -Xclang %plugin -mllvm -zymase-replay-log-mb=1 %s -lm -o %t3 && %t3 %}
 #include "check.h"
 
 #include <string.h>

@@ -3,7 +3,7 @@
 // pointers (split mode, one augmented/reverse pair reused).
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // RUN: %clang -O0 %s -lm -o %t0 && %t0
-// RUN: %if !sanitizer %{ %clang -O1 %s -lm -o %t1 && %t1 %}
+// RUN: %if !quick %{ %clang -O1 %s -lm -o %t1 && %t1 %}
 // RUN: %clang -O2 %s -lm -o %t2 && %valgrind %t2
 #include "check.h"
 #include <string.h>

@@ -6,9 +6,9 @@
 // gradients are returned.  Against closed forms and finite differences.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // RUN: %clang -O0 %s -lm -o %t0 && %t0
-// RUN: %if !sanitizer %{ %clang -O1 %s -lm -o %t1 && %t1 %}
+// RUN: %if !quick %{ %clang -O1 %s -lm -o %t1 && %t1 %}
 // RUN: %clang -O2 %s -lm -o %t2 && %t2
-// RUN: %if !sanitizer %{ %clang -O3 %s -lm -o %t3 && %t3 %}
+// RUN: %if !quick %{ %clang -O3 %s -lm -o %t3 && %t3 %}
 // RUN: %clang -O0 -Xclang -load -Xclang %plugin -mllvm -zymase-verify -mllvm -zymase-no-preopt %s -lm -o %tn && %tn
 // RUN: %clang -O2 -Xclang -load -Xclang %plugin -mllvm -zymase-verify %s -lm -o %tv && %tv
 #include "fd-memory.h"

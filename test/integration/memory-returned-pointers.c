@@ -3,7 +3,7 @@
 // caller's gradient), and constant memory (no shadow needed).
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // RUN: %clang -O0 %s -lm -o %t0 && %valgrind %t0
-// RUN: %if !sanitizer %{ %clang -O1 %s -lm -o %t1 && %t1 %}
+// RUN: %if !quick %{ %clang -O1 %s -lm -o %t1 && %t1 %}
 // RUN: %clang -O2 %s -lm -o %t2 && %valgrind %t2
 #include "check.h"
 

@@ -3,7 +3,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // RUN: %clang -O0 %s -lm -o %t0 && %t0
 // RUN: %clang -O2 %s -lm -o %t2 && %t2
-// RUN: %if !sanitizer %{ %clang -O3 -march=x86-64-v3 %s -lm -o %t3 && %t3 %}
+// RUN: %if !quick %{ %clang -O3 -march=x86-64-v3 %s -lm -o %t3 && %t3 %}
 #include "check.h"
 
 void __enzyme_autodiff(void *, ...);

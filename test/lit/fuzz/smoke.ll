@@ -10,7 +10,7 @@
 ; RUN:   --clang-cmd '%clang' --out %t | %FileCheck %s
 ; RUN: python3 %S/../../../tools/fuzz/run-fuzz --seed 11 --count 10 --opt 0,2 \
 ; RUN:   --cflags=-fno-math-errno --clang-cmd '%clang' --out %t | %FileCheck %s
-; RUN: %if !sanitizer %{ %not python3 %S/../../../tools/fuzz/run-fuzz --seed 1 \
+; RUN: %if !quick %{ %not python3 %S/../../../tools/fuzz/run-fuzz --seed 1 \
 ; RUN:   --count 5 --opt 2 --perturb 0.01 --clang-cmd '%clang' --out %t \
 ; RUN:   | %FileCheck %s --check-prefix=PERTURB %}
 ; CHECK: zyfuzz: 20 runs
