@@ -505,6 +505,12 @@ LLVMValueRef zy_rule_tangent(LLVMBuilderRef b, const struct ZyRule *r,
  * error. */
 int zy_tangent_call(ZyGen *g, LLVMValueRef call);
 
+/* tangent_custom.c: a call of a function with a custom forward
+ * derivative (`__enzyme_register_derivative`), through it.  0 or -1. */
+struct ZyFwdCustom;
+int zy_tangent_custom_call(ZyGen *g, LLVMValueRef call,
+                           const struct ZyFwdCustom *c);
+
 /* tangent_lanes.c: vector forward mode (sig.width > 1), one set of
  * tangents and shadows per direction ("lane"), all in one copy of the
  * primal.  zy_lanes_begin makes the lanes (lane 0 current);

@@ -65,7 +65,7 @@ static void promote_indirect_calls(LLVMValueRef fn) {
  * helpers built on memcpy or unions do. */
 static int is_bit_helper(LLVMValueRef f) {
   if (!f || !LLVMIsAFunction(f) || LLVMIsDeclaration(f) ||
-      LLVMCountParams(f) != 1 || zy_registry_custom(f) ||
+      LLVMCountParams(f) != 1 || zy_registry_any_custom(f) ||
       zy_registry_function_like(f) || zy_activity_inactive_function(f))
     return 0;
   LLVMTypeRef a = LLVMTypeOf(LLVMGetParam(f, 0));
@@ -139,7 +139,7 @@ static void calls_for_allocating_invokes(LLVMValueRef p) {
 static int inlinable(LLVMValueRef f) {
   if (!f || !LLVMIsAFunction(f) || LLVMIsDeclaration(f) ||
       LLVMIsFunctionVarArg(LLVMGlobalGetValueType(f)) || zy_rule_for_call(f) ||
-      zy_registry_custom(f) || zy_registry_function_like(f) ||
+      zy_registry_any_custom(f) || zy_registry_function_like(f) ||
       zy_activity_inactive_function(f) || zy_registry_allocator(f) ||
       zy_registry_deallocator(f))
     return 0;

@@ -300,7 +300,7 @@ static LLVMValueRef bits_of_float(LLVMValueRef a) {
 static int twinnable(LLVMValueRef callee) {
   return callee && LLVMIsAFunction(callee) && !LLVMIsDeclaration(callee) &&
          !LLVMIsFunctionVarArg(LLVMGlobalGetValueType(callee)) &&
-         !zy_registry_custom(callee) && !zy_registry_function_like(callee) &&
+         !zy_registry_any_custom(callee) && !zy_registry_function_like(callee) &&
          !zy_activity_inactive_function(callee) &&
          !zy_registry_allocator(callee) && !zy_registry_deallocator(callee);
 }
@@ -422,7 +422,7 @@ static void warn_bits_to_call(ZyGen *g, LLVMValueRef call) {
   LLVMValueRef callee = LLVMGetCalledValue(call);
   int direct = callee && LLVMIsAFunction(callee);
   if (direct &&
-      (zy_activity_inactive_function(callee) || zy_registry_custom(callee) ||
+      (zy_activity_inactive_function(callee) || zy_registry_any_custom(callee) ||
        zy_registry_function_like(callee) ||
        !strncmp(LLVMGetValueName(callee), "llvm.", 5)))
     return;

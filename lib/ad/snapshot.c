@@ -159,7 +159,7 @@ LLVMValueRef zy_snapshot_original(LLVMValueRef f) {
  * an inactive or math-like function, an allocator): a copy of it would
  * not be what the registration names. */
 static int registered(LLVMValueRef g) {
-  return g && (zy_registry_custom(g) || zy_registry_function_like(g) ||
+  return g && (zy_registry_any_custom(g) || zy_registry_function_like(g) ||
                zy_registry_inactive_function(g) || zy_registry_allocator(g) ||
                zy_registry_deallocator(g));
 }

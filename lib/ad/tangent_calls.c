@@ -1,9 +1,11 @@
 /* tangent_calls.c - calls in forward mode: math functions through the
  * rule table (the tangent from the same row as the adjoint), memory
  * functions on the shadows, and functions with a body through their own
- * tangent function.  What forward mode does not handle yet (OpenMP
- * regions, MPI, BLAS, custom derivatives, unknown functions that touch
- * derivatives) is refused here with a located error.
+ * tangent function, functions with a custom forward derivative through
+ * it (tangent_custom.c).  What forward mode does not handle yet (OpenMP
+ * regions, MPI, BLAS, custom gradients without a forward derivative,
+ * unknown functions that touch derivatives) is refused here with a
+ * located error.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 #include "runtime.h"
@@ -309,7 +311,13 @@ static int refused(ZyGen *g, LLVMValueRef call, LLVMValueRef f) {
     return refuse(g, "use __enzyme_autodiff",
                   "BLAS calls are not supported yet");
   if (zy_registry_custom(f))
-    return refuse(g, NULL, "custom derivatives are not supported yet");
+    return refuse(g,
+                  "register its forward derivative too: void "
+                  "*__enzyme_register_derivative_f[2] = {(void *)f, (void "
+                  "*)forward_f};",
+                  "the function has a custom gradient "
+                  "(__enzyme_register_gradient), which serves reverse mode "
+                  "only, and no custom forward derivative");
   return ZY_GEN_ERROR(g, ZY_ERR_NO_RULE,
                       "define the function in this translation unit, or mark "
                       "it inactive",
@@ -327,6 +335,10 @@ int zy_tangent_call(ZyGen *g, LLVMValueRef call) {
     zy_tangent_copy(g, call);
     return 0;
   }
+  const ZyFwdCustom *fc =
+      f && LLVMIsAFunction(f) ? zy_registry_fwd_custom(f) : NULL;
+  if (fc && touches(g, call))
+    return zy_tangent_custom_call(g, call, fc);
   const ZyRule *r = f && LLVMIsAFunction(f) ? zy_rule_for_call(f) : NULL;
   if (r)
     return rule_call(g, call, r);

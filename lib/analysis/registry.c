@@ -15,6 +15,7 @@
 
 /* Of the current module. */
 static ZyVec customs;                  /* ZyCustom*                      */
+static ZyVec fwd_customs;              /* ZyFwdCustom*                   */
 static ZyMap like;    /* function -> (char *) name, owned by names */
 static ZyVec names;
 static ZyVec inactive_fns, inactive_globals;
@@ -136,6 +137,91 @@ static int add_custom(LLVMModuleRef m, LLVMValueRef gv) {
   ZyCustom *c = malloc(sizeof *c);
   *c = (ZyCustom){.fn = f[0], .aug = f[1], .rev = f[2], .reg = gv};
   zy_vec_push(&customs, c);
+  return 0;
+}
+
+/* Whether a parameter of type `t` has a shadow or tangent in a custom
+ * forward derivative: 1 (a pointer or floating-point value), 0 (an
+ * integer), -1 (another type, which Zymase does not pass). */
+static int shadow_kind(LLVMTypeRef t) {
+  LLVMTypeKind k = LLVMGetTypeKind(t);
+  if (k == LLVMVectorTypeKind)
+    k = LLVMGetTypeKind(LLVMGetElementType(t));
+  switch (k) {
+  case LLVMPointerTypeKind:
+  case LLVMHalfTypeKind:
+  case LLVMBFloatTypeKind:
+  case LLVMFloatTypeKind:
+  case LLVMDoubleTypeKind:
+  case LLVMX86_FP80TypeKind:
+  case LLVMFP128TypeKind:
+    return 1;
+  case LLVMIntegerTypeKind:
+    return 0;
+  default:
+    return -1;
+  }
+}
+
+/* Whether df's parameters are f's, each with a shadow after it where
+ * shadow_kind says so; 0 when not (or f has another kind of parameter). */
+static int fwd_params_match(LLVMTypeRef ft, LLVMTypeRef dt) {
+  unsigned n = LLVMCountParamTypes(ft), nd = LLVMCountParamTypes(dt);
+  if (n > 64 || nd > 128 || LLVMIsFunctionVarArg(ft))
+    return 0;
+  LLVMTypeRef p[64], d[128];
+  LLVMGetParamTypes(ft, p);
+  LLVMGetParamTypes(dt, d);
+  unsigned j = 0;
+  for (unsigned k = 0; k < n; k++) {
+    int sk = shadow_kind(p[k]);
+    if (sk < 0 || j + 1 + (unsigned)sk > nd || d[j] != p[k] ||
+        (sk && d[j + 1] != p[k]))
+      return 0;
+    j += 1 + (unsigned)sk;
+  }
+  return j == nd;
+}
+
+static int add_fwd_custom(LLVMModuleRef m, LLVMValueRef gv) {
+  LLVMValueRef init = LLVMGetInitializer(gv);
+  LLVMValueRef f = element(init, 0), d = element(init, 1);
+  if (elements(init) != 2 || !f || !d || !LLVMIsAFunction(f) ||
+      !LLVMIsAFunction(d))
+    return reg_error(m, gv, f,
+                     "write void *__enzyme_register_derivative_f[2] = "
+                     "{(void *)f, (void *)forward_f};",
+                     "a forward derivative registration must hold two "
+                     "functions: the function and its forward derivative");
+  for (size_t i = 0; i < fwd_customs.len; i++)
+    if (((ZyFwdCustom *)fwd_customs.data[i])->fn == f)
+      return reg_error(m, gv, f, NULL,
+                       "a second forward derivative for the same function");
+  LLVMTypeRef ft = LLVMGlobalGetValueType(f), dt = LLVMGlobalGetValueType(d);
+  LLVMTypeRef r = LLVMGetReturnType(ft), dr = LLVMGetReturnType(dt);
+  int tangent_only = 0, ok = fwd_params_match(ft, dt);
+  if (LLVMGetTypeKind(r) == LLVMVoidTypeKind || shadow_kind(r) == 0)
+    ok &= dr == r;
+  else if (shadow_kind(r) > 0 && dr == r)
+    tangent_only = 1;
+  else
+    ok &= shadow_kind(r) > 0 && LLVMGetTypeKind(dr) == LLVMStructTypeKind &&
+          LLVMCountStructElementTypes(dr) == 2 &&
+          LLVMStructGetTypeAtIndex(dr, 0) == r &&
+          LLVMStructGetTypeAtIndex(dr, 1) == r;
+  if (!ok)
+    return reg_error(
+        m, gv, f,
+        "the forward derivative takes the function's parameters, each "
+        "pointer and floating-point one followed by its shadow or tangent "
+        "(double f(double *x, int n) -> double df(double *x, double *dx, "
+        "int n)), and returns nothing for a void function, else the "
+        "result's tangent or the struct {result, tangent}",
+        "the forward derivative's type does not fit the function");
+  ZyFwdCustom *c = malloc(sizeof *c);
+  *c = (ZyFwdCustom){
+      .fn = f, .deriv = d, .reg = gv, .tangent_only = tangent_only};
+  zy_vec_push(&fwd_customs, c);
   return 0;
 }
 
@@ -337,6 +423,9 @@ static void clear(void) {
   for (size_t i = 0; i < customs.len; i++)
     free(customs.data[i]);
   customs.len = 0;
+  for (size_t i = 0; i < fwd_customs.len; i++)
+    free(fwd_customs.data[i]);
+  fwd_customs.len = 0;
   for (size_t i = 0; i < names.len; i++)
     free(names.data[i]);
   names.len = 0;
@@ -404,6 +493,8 @@ static int read_global(LLVMModuleRef m, LLVMValueRef g) {
     return 0;
   if (starts_with(name, "__enzyme_register_gradient"))
     return add_custom(m, g);
+  if (starts_with(name, "__enzyme_register_derivative"))
+    return add_fwd_custom(m, g);
   if (starts_with(name, "__enzyme_inactivefn") ||
       starts_with(name, "__enzyme_inactive_global")) {
     mark_inactive_all(init);
@@ -419,7 +510,6 @@ static int read_global(LLVMModuleRef m, LLVMValueRef g) {
       starts_with(name, "__enzyme_shouldrecompute"))
     return add_hint(m, g, init, starts_with(name, "__enzyme_nofree"));
   static const char *const known_unimplemented[] = {
-      "__enzyme_register_derivative",      /* forward mode */
       "__enzyme_register_splitderivative", /* forward mode */
       "__enzyme_sparse_accumulate"};
   const char *what = "Zymase does not implement this registration";
@@ -428,7 +518,7 @@ static int read_global(LLVMModuleRef m, LLVMValueRef g) {
       what = "Zymase does not implement this kind of registration yet";
   return reg_error(m, g, element(init, 0),
                    "Zymase implements __enzyme_register_gradient*, "
-                   "__enzyme_inactivefn*, __enzyme_inactive_global*, "
+                   "__enzyme_register_derivative*, __enzyme_inactivefn*, __enzyme_inactive_global*, "
                    "__enzyme_function_like*, __enzyme_shadow_global*, "
                    "__enzyme_allocation_like*, __enzyme_nofree* and "
                    "__enzyme_shouldrecompute*",
@@ -454,6 +544,17 @@ const ZyCustom *zy_registry_custom(LLVMValueRef fn) {
     if (((ZyCustom *)customs.data[i])->fn == fn)
       return customs.data[i];
   return NULL;
+}
+
+const ZyFwdCustom *zy_registry_fwd_custom(LLVMValueRef fn) {
+  for (size_t i = 0; fn && i < fwd_customs.len; i++)
+    if (((ZyFwdCustom *)fwd_customs.data[i])->fn == fn)
+      return fwd_customs.data[i];
+  return NULL;
+}
+
+int zy_registry_any_custom(LLVMValueRef fn) {
+  return zy_registry_custom(fn) || zy_registry_fwd_custom(fn);
 }
 
 const ZyAllocLike *zy_registry_allocator(LLVMValueRef fn) {

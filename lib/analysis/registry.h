@@ -16,6 +16,18 @@ typedef struct ZyCustom {
   LLVMValueRef reg;          /* the registration global          */
 } ZyCustom;
 
+/* A custom forward derivative, from `void
+ * *__enzyme_register_derivative<any>[2] = {f, df}` (Enzyme's convention):
+ * df takes f's parameters, each pointer and floating-point one followed by
+ * its shadow or tangent, and returns nothing when f returns void, f's
+ * result type when that is neither a float nor a pointer (the result),
+ * else either that type (the result's tangent) or a struct of two of it
+ * ({result, tangent}, `tangent_only` 0). */
+typedef struct ZyFwdCustom {
+  LLVMValueRef fn, deriv, reg; /* f, df, the registration global */
+  int tangent_only;            /* df returns the tangent alone   */
+} ZyFwdCustom;
+
 /* An allocator, from `void *__enzyme_allocation_like[4] = {alloc,
  * (void *)SIZE, (void *)"ARGS", dealloc}`: a call of `alloc` allocates a
  * block of as many bytes as its argument SIZE says, and `dealloc` frees
@@ -34,6 +46,7 @@ typedef struct ZyAllocLike {
 /* Reads the registrations of module `m`, replacing those of any earlier
  * module:
  *   __enzyme_register_gradient*  {fn, augmented forward, reverse}
+ *   __enzyme_register_derivative* {fn, forward derivative}
  *   __enzyme_inactivefn*         a function (or an array of them)
  *   __enzyme_inactive_global*    a global (or an array of them)
  *   __enzyme_function_like*      {fn, "name"}: fn computes the math
@@ -69,6 +82,12 @@ void zy_registry_protect(LLVMModuleRef m);
 
 /* The custom gradient registered for `fn`, or NULL. */
 const ZyCustom *zy_registry_custom(LLVMValueRef fn);
+/* The custom forward derivative registered for `fn`, or NULL. */
+const ZyFwdCustom *zy_registry_fwd_custom(LLVMValueRef fn);
+/* Whether `fn` has a custom gradient or a custom forward derivative: its
+ * calls stay calls of it (not inlined into, nor copied for, the functions
+ * differentiated). */
+int zy_registry_any_custom(LLVMValueRef fn);
 
 /* The allocator registration of `fn` as the allocator, or as the
  * deallocator (the first that names it), or NULL. */
