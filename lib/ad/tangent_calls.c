@@ -1,9 +1,10 @@
 /* tangent_calls.c - calls in forward mode: math functions through the
  * rule table (the tangent from the same row as the adjoint), memory
- * functions on the shadows, and functions with a body through their own
- * tangent function.  What forward mode does not handle yet (OpenMP
- * regions, MPI, BLAS, custom derivatives, unknown functions that touch
- * derivatives) is refused here with a located error.
+ * functions on the shadows, functions with a body through their own
+ * tangent function, and MPI calls through the runtime's handler.  What
+ * forward mode does not handle yet (OpenMP regions, BLAS, custom
+ * derivatives, unknown functions that touch derivatives) is refused here
+ * with a located error.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 #include "runtime.h"
@@ -318,6 +319,19 @@ static int refused(ZyGen *g, LLVMValueRef call, LLVMValueRef f) {
                       LLVMGetValueName(f));
 }
 
+/* A call of a runtime with a tangent of its own (MPI: the runtime copies
+ * it and communicates the tangents); the code it adds may end the
+ * primal block's copy in a new block. */
+static int runtime_call(ZyGen *g, LLVMValueRef call, ZyCallMode mode) {
+  const ZyCallRuntime *rt = zy_runtime(mode);
+  if (!rt->tangent)
+    return refused(g, call, LLVMGetCalledValue(call));
+  int err = rt->tangent(g, call);
+  zy_map_put(&g->fend, LLVMGetInstructionParent(call),
+             LLVMGetInsertBlock(g->b));
+  return err;
+}
+
 int zy_tangent_call(ZyGen *g, LLVMValueRef call) {
   LLVMValueRef f = LLVMGetCalledValue(call);
   const char *name = callee_name(call);
@@ -327,6 +341,8 @@ int zy_tangent_call(ZyGen *g, LLVMValueRef call) {
     zy_tangent_copy(g, call);
     return 0;
   }
+  if (f && LLVMIsAFunction(f) && zy_mpi_handled(f))
+    return runtime_call(g, call, ZY_CALL_MPI);
   const ZyRule *r = f && LLVMIsAFunction(f) ? zy_rule_for_call(f) : NULL;
   if (r)
     return rule_call(g, call, r);
