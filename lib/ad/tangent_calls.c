@@ -341,7 +341,7 @@ int zy_tangent_call(ZyGen *g, LLVMValueRef call) {
     zy_tangent_copy(g, call);
     return 0;
   }
-  if (f && LLVMIsAFunction(f) && zy_mpi_handled(f))
+  if (f && LLVMIsAFunction(f) && (zy_mpi_handled(f) || zy_mpi_helper(f)))
     return runtime_call(g, call, ZY_CALL_MPI);
   const ZyRule *r = f && LLVMIsAFunction(f) ? zy_rule_for_call(f) : NULL;
   if (r)

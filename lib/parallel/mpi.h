@@ -44,7 +44,9 @@ int zy_mpi_reverse(struct ZyGen *g, LLVMValueRef call, LLVMValueRef d);
  * duplicate communicator (a receive's from the source and tag its
  * primal matched; MAX/MIN/PROD reductions as the sum of the weighted
  * tangents; Isend/Irecv completed by Wait/Waitall through a table of
- * records); the calls it does not handle get a located error.  0 or -1. */
+ * records); the calls it does not handle get a located error, and so do
+ * the calls of Zymase's helpers of nonblocking calls in a gradient
+ * (zy_mpi_helper: forward over reverse through them).  0 or -1. */
 int zy_mpi_tangent(struct ZyGen *g, LLVMValueRef call);
 
 /* Registers the functions above as the engine's handlers of ZY_CALL_MPI

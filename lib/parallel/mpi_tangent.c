@@ -15,6 +15,8 @@
 
 #include "ir/irutil.h"
 
+#include <llvm-c/DebugInfo.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -553,11 +555,31 @@ static int tangent(ZyMpiCall *c) {
   }
 }
 
+/* A call of one of Zymase's helpers of nonblocking calls (the records
+ * of a gradient: forward over reverse through Isend/Irecv): refused,
+ * located at the MPI call before it (the helper's call has no line). */
+static int refuse_helper(ZyGen *g, LLVMValueRef call) {
+  for (LLVMValueRef i = call; i; i = LLVMGetPreviousInstruction(i))
+    if (LLVMInstructionGetDebugLoc(i)) {
+      g->cur = i;
+      break;
+    }
+  return ZY_GEN_ERROR(
+      g, ZY_ERR_UNSUPPORTED,
+      "use blocking MPI calls (Send, Recv, Sendrecv, collectives) in the "
+      "function whose gradient is differentiated",
+      "forward mode over a gradient: the gradient of nonblocking MPI calls "
+      "(a call to '%s') is not differentiated in forward mode yet",
+      LLVMGetValueName(LLVMGetCalledValue(call)));
+}
+
 int zy_mpi_tangent(ZyGen *g, LLVMValueRef call) {
+  g->cur = call;
+  if (zy_mpi_helper(LLVMGetCalledValue(call)))
+    return refuse_helper(g, call);
   ZyMpiCall c;
   zy_mpi_init(&c, g, call);
   c.forward = 1;
-  g->cur = call;
   if (!g->lane && (zy_mpi_check_call(g, call) || zy_mpi_forward(g, call, 0)))
     return -1;
   zy_tangent_copy(g, call);

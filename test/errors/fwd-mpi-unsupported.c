@@ -3,13 +3,43 @@
 // MPI_Wait/MPI_Waitall (MPI_Test), nonblocking collectives
 // (MPI_Iallreduce), persistent requests (MPI_Send_init), MINLOC/MAXLOC
 // reductions; and, as for gradients (the same check), calls Zymase does
-// not know (MPI_Put) and user-defined reduction ops.
+// not know (MPI_Put) and user-defined reduction ops.  Compiled with -DFOR,
+// forward over reverse through the gradient of MPI_Irecv, MPI_Isend and
+// MPI_Waitall, located at the MPI call.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // REQUIRES: mpi
 // RUN: %not %clang -c -O0 -g %s %mpi-flags -o %t.o 2>&1 | %FileCheck %s --implicit-check-not=PLEASE --implicit-check-not='internal error'
 // RUN: %not %clang -c -O2 -g %s %mpi-flags -o %t.o 2>&1 | %FileCheck %s --implicit-check-not=PLEASE --implicit-check-not='internal error'
 // RUN: %if mpich %{ %not %clang -c -O2 -g %s %mpich-flags -o %t.o 2>&1 | %FileCheck %s --implicit-check-not=PLEASE --implicit-check-not='internal error' %}
+// RUN: %not %clang -c -O0 -g %s %mpi-flags -DFOR -o %t.o 2>&1 | %FileCheck %s --check-prefix=FOR --implicit-check-not=PLEASE --implicit-check-not='internal error'
+// RUN: %not %clang -c -O2 -g %s %mpi-flags -DFOR -o %t.o 2>&1 | %FileCheck %s --check-prefix=FOR --implicit-check-not=PLEASE --implicit-check-not='internal error'
 #include <mpi.h>
+
+#ifdef FOR
+extern int enzyme_dup, enzyme_const;
+double __enzyme_autodiff(void *, ...);
+void __enzyme_fwddiff_void(void *, ...);
+
+double nonblocking(double *x, int n) {
+  double b[4];
+  MPI_Request r[2];
+  // FOR: fwd-mpi-unsupported.c:[[@LINE+2]]:3: error: [zymase:unsupported] {{.*}}forward mode over a gradient: the gradient of nonblocking MPI calls (a call to '__zymase_mpi.put') is not differentiated in forward mode yet
+  // FOR: hint: use blocking MPI calls
+  MPI_Irecv(b, n, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD, &r[0]);
+  MPI_Isend(x, n, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD, &r[1]);
+  MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+  return b[0] * b[0] * x[0];
+}
+
+void gradient(double *x, double *g, int n) {
+  __enzyme_autodiff((void *)nonblocking, enzyme_dup, x, g, enzyme_const, n);
+}
+
+void hessian_vector(double *x, double *v, double *g, double *hv) {
+  __enzyme_fwddiff_void((void *)gradient, enzyme_dup, x, v, enzyme_dup, g, hv,
+                        enzyme_const, 2);
+}
+#else
 
 double __enzyme_fwddiff(void *, ...);
 MPI_Win win;
@@ -79,3 +109,4 @@ double all(double *x, double *dx) {
          __enzyme_fwddiff((void *)put, x, dx, 2) +
          __enzyme_fwddiff((void *)userop, x, dx, 2);
 }
+#endif
