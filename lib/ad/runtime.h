@@ -27,6 +27,9 @@ typedef struct ZyCallRuntime {
   /* Reverse sweep: the adjoint of the call (`d`: adjoint of its result, or
    * NULL); 0 or -1. */
   int (*reverse)(ZyGen *g, LLVMValueRef call, LLVMValueRef d);
+  /* Forward mode (tangent.c): the copy of the call and its tangent
+   * (NULL: the runtime's calls are refused there); 0 or -1. */
+  int (*tangent)(ZyGen *g, LLVMValueRef call);
   /* End of the gradient: frees what the sweeps kept (NULL: nothing). */
   void (*release)(ZyGen *g);
 } ZyCallRuntime;

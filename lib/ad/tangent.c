@@ -5,6 +5,7 @@
  * mode's forward sweep (shadow.c); calls are in tangent_calls.c.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
+#include "runtime.h"
 
 #include "ir/irutil.h"
 #include "ir/rules.h"
@@ -456,6 +457,10 @@ static int build(ZyGen *g) {
   zy_sizes_analyze(g);
   g->types = zy_types_analyze(g->primal, g->seeds);
   if (zy_punning_retype(g)) { /* floats moved through integers */
+    zy_types_free(g->types);
+    g->types = zy_types_analyze(g->primal, g->seeds);
+  }
+  if (zy_runtimes_prepare(g)) { /* MPI: contiguous datatypes */
     zy_types_free(g->types);
     g->types = zy_types_analyze(g->primal, g->seeds);
   }

@@ -1,11 +1,11 @@
 /* tangent_calls.c - calls in forward mode: math functions through the
  * rule table (the tangent from the same row as the adjoint), memory
- * functions on the shadows, and functions with a body through their own
+ * functions on the shadows, functions with a body through their own
  * tangent function, functions with a custom forward derivative through
- * it (tangent_custom.c).  What forward mode does not handle yet (OpenMP
- * regions, MPI, BLAS, custom gradients without a forward derivative,
- * unknown functions that touch derivatives) is refused here with a
- * located error.
+ * it (tangent_custom.c), and MPI calls through the runtime's handler.
+ * What forward mode does not handle yet (OpenMP regions, BLAS, custom
+ * gradients without a forward derivative, unknown functions that touch
+ * derivatives) is refused here with a located error.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 #include "runtime.h"
@@ -326,6 +326,19 @@ static int refused(ZyGen *g, LLVMValueRef call, LLVMValueRef f) {
                       LLVMGetValueName(f));
 }
 
+/* A call of a runtime with a tangent of its own (MPI: the runtime copies
+ * it and communicates the tangents); the code it adds may end the
+ * primal block's copy in a new block. */
+static int runtime_call(ZyGen *g, LLVMValueRef call, ZyCallMode mode) {
+  const ZyCallRuntime *rt = zy_runtime(mode);
+  if (!rt->tangent)
+    return refused(g, call, LLVMGetCalledValue(call));
+  int err = rt->tangent(g, call);
+  zy_map_put(&g->fend, LLVMGetInstructionParent(call),
+             LLVMGetInsertBlock(g->b));
+  return err;
+}
+
 int zy_tangent_call(ZyGen *g, LLVMValueRef call) {
   LLVMValueRef f = LLVMGetCalledValue(call);
   const char *name = callee_name(call);
@@ -339,6 +352,8 @@ int zy_tangent_call(ZyGen *g, LLVMValueRef call) {
       f && LLVMIsAFunction(f) ? zy_registry_fwd_custom(f) : NULL;
   if (fc && touches(g, call))
     return zy_tangent_custom_call(g, call, fc);
+  if (f && LLVMIsAFunction(f) && (zy_mpi_handled(f) || zy_mpi_helper(f)))
+    return runtime_call(g, call, ZY_CALL_MPI);
   const ZyRule *r = f && LLVMIsAFunction(f) ? zy_rule_for_call(f) : NULL;
   if (r)
     return rule_call(g, call, r);

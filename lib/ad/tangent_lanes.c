@@ -6,6 +6,8 @@
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
+#include "calls/mpi_calls.h"
+
 #include <stdlib.h>
 
 void zy_lanes_begin(ZyGen *g, unsigned width) {
@@ -60,6 +62,9 @@ static LLVMValueRef base_global(LLVMValueRef v) {
 }
 
 int zy_lanes_check(ZyGen *g, LLVMValueRef i) {
+  /* MPI handles (Open MPI's are addresses of its globals) carry none. */
+  if (LLVMIsACallInst(i) && zy_mpi_handled(LLVMGetCalledValue(i)))
+    return 0;
   for (int o = 0, n = LLVMGetNumOperands(i); o < n; o++) {
     LLVMValueRef v = LLVMGetOperand(i, o);
     LLVMValueRef gv = v && LLVMIsAConstant(v) ? base_global(v) : NULL;

@@ -40,6 +40,11 @@ int zy_mpi_inactive_function(LLVMValueRef callee) {
   return r && r->kind == ZY_MPI_INACTIVE;
 }
 
+int zy_mpi_helper(LLVMValueRef callee) {
+  return callee && LLVMIsAFunction(callee) &&
+         !strncmp(LLVMGetValueName(callee), "__zymase_mpi.", 13);
+}
+
 int zy_mpi_handled(LLVMValueRef callee) {
   const ZyMpiRow *r = zy_mpi_row(callee);
   return r && r->kind != ZY_MPI_INACTIVE;

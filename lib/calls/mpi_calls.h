@@ -65,6 +65,11 @@ int zy_mpi_inactive_function(LLVMValueRef callee);
 /* Whether calls of `callee` go through the MPI sweeps (ZY_CALL_MPI). */
 int zy_mpi_handled(LLVMValueRef callee);
 
+/* Whether `callee` is one of the functions Zymase adds for nonblocking
+ * MPI calls (`__zymase_mpi.*`: the table of request records, the reverse
+ * of a wait), which a gradient calls. */
+int zy_mpi_helper(LLVMValueRef callee);
+
 /* The name of `callee` without its MPI_ / PMPI_ prefix when it is a
  * declaration named so (`pmpi`, may be NULL: which prefix), else NULL. */
 const char *zy_mpi_name(LLVMValueRef callee, int *pmpi);

@@ -439,6 +439,11 @@ static int check_call(ZyGen *g, LLVMValueRef call, const ZyMpiRow *r) {
   return 0;
 }
 
+int zy_mpi_check_call(ZyGen *g, LLVMValueRef call) {
+  const ZyMpiRow *r = zy_mpi_row(LLVMGetCalledValue(call));
+  return r ? check_call(g, call, r) : 0;
+}
+
 int zy_mpi_check(ZyGen *g) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->primal); bb;
        bb = LLVMGetNextBasicBlock(bb))
@@ -458,6 +463,7 @@ static const ZyCallRuntime mpi_runtime = {.name = "MPI",
                                           .prepare = zy_mpi_retype,
                                           .check = zy_mpi_check,
                                           .forward = zy_mpi_forward,
-                                          .reverse = zy_mpi_reverse};
+                                          .reverse = zy_mpi_reverse,
+                                          .tangent = zy_mpi_tangent};
 
 void zy_mpi_register(void) { zy_runtime_register(ZY_CALL_MPI, &mpi_runtime); }

@@ -38,6 +38,14 @@ LLVMValueRef zy_mpi_rec_from_bits(ZyMpiCall *c, LLVMValueRef v);
 LLVMValueRef zy_mpi_rec_request_null(ZyMpiCall *c);
 /* Puts `rec` in the table under request address `key`. */
 LLVMValueRef zy_mpi_rec_put(ZyMpiCall *c, LLVMValueRef key, LLVMValueRef rec);
+/* The same on the table named `table` (the reverse's is "__zymase_mpi",
+ * forward mode's "__zymase_mpi.fwd"), and its take: the latest record
+ * put with `key`, removed from the table, or the table's record of kind
+ * K_NONE (`table`.none) when there is none. */
+LLVMValueRef zy_mpi_table_put(ZyMpiCall *c, const char *table, LLVMValueRef key,
+                              LLVMValueRef rec);
+LLVMValueRef zy_mpi_table_take(ZyMpiCall *c, const char *table,
+                               LLVMValueRef key);
 /* Prints `msg` and aborts unless `ok` (an i1). */
 void zy_mpi_rec_require(ZyMpiCall *c, LLVMValueRef ok, const char *msg);
 

@@ -13,6 +13,7 @@
 
 #include "ir/irutil.h"
 
+#include <stdio.h>
 #include <string.h>
 
 LLVMTypeRef zy_mpi_rec_type(ZyMpiCall *c) {
@@ -94,16 +95,26 @@ static LLVMTypeRef pair_type(ZyMpiCall *c) {
 }
 
 /* void put(ptr key, ptr rec) */
-static LLVMValueRef put_fn(ZyMpiCall *c) {
+/* The name `t` + `what` (t: the table's prefix). */
+static const char *named(char *buf, size_t n, const char *t, const char *what) {
+  snprintf(buf, n, "%s.%s", t, what);
+  return buf;
+}
+
+static LLVMValueRef put_fn(ZyMpiCall *c, const char *t) {
   LLVMTypeRef p[2] = {c->ptr, c->ptr};
   LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(c->ctx), p, 2, 0);
   LLVMValueRef fn;
   LLVMBuilderRef saved;
-  if (!helper_begin(c, "__zymase_mpi.put", fty, &fn, &saved))
+  char name[64];
+  if (!helper_begin(c, named(name, sizeof name, t, "put"), fty, &fn, &saved))
     return fn;
-  LLVMValueRef tab = global(c, "__zymase_mpi.table", c->ptr, NULL);
-  LLVMValueRef cnt = global(c, "__zymase_mpi.count", c->i64, NULL);
-  LLVMValueRef cap = global(c, "__zymase_mpi.cap", c->i64, NULL);
+  LLVMValueRef tab =
+      global(c, named(name, sizeof name, t, "table"), c->ptr, NULL);
+  LLVMValueRef cnt =
+      global(c, named(name, sizeof name, t, "count"), c->i64, NULL);
+  LLVMValueRef cap =
+      global(c, named(name, sizeof name, t, "cap"), c->i64, NULL);
   LLVMBasicBlockRef entry = LLVMGetInsertBlock(c->b);
   LLVMBasicBlockRef grow = block(c, fn, "grow"), add = block(c, fn, "add");
   LLVMValueRef n = LLVMBuildLoad2(c->b, c->i64, cnt, "n");
@@ -142,20 +153,23 @@ static LLVMValueRef put_fn(ZyMpiCall *c) {
 /* ptr take(ptr key): the latest record put with `key`, removed from the
  * table; a record of kind K_NONE when there is none (a request without
  * derivatives, or MPI_REQUEST_NULL). */
-static LLVMValueRef take_fn(ZyMpiCall *c) {
+static LLVMValueRef take_fn(ZyMpiCall *c, const char *t) {
   LLVMTypeRef fty = LLVMFunctionType(c->ptr, &c->ptr, 1, 0);
   LLVMValueRef fn;
   LLVMBuilderRef saved;
-  if (!helper_begin(c, "__zymase_mpi.take", fty, &fn, &saved))
+  char name[64];
+  if (!helper_begin(c, named(name, sizeof name, t, "take"), fty, &fn, &saved))
     return fn;
-  LLVMValueRef tab = global(c, "__zymase_mpi.table", c->ptr, NULL);
-  LLVMValueRef cnt = global(c, "__zymase_mpi.count", c->i64, NULL);
+  LLVMValueRef tab =
+      global(c, named(name, sizeof name, t, "table"), c->ptr, NULL);
+  LLVMValueRef cnt =
+      global(c, named(name, sizeof name, t, "count"), c->i64, NULL);
   LLVMTypeRef rt = zy_mpi_rec_type(c);
   LLVMValueRef init[R_N];
   for (unsigned k = 0; k < R_N; k++)
     init[k] = LLVMConstNull(LLVMStructGetTypeAtIndex(rt, k));
   init[R_KIND] = LLVMConstInt(c->i32, K_NONE, 0);
-  LLVMValueRef none = global(c, "__zymase_mpi.none", rt,
+  LLVMValueRef none = global(c, named(name, sizeof name, t, "none"), rt,
                              LLVMConstStructInContext(c->ctx, init, R_N, 0));
   LLVMBasicBlockRef entry = LLVMGetInsertBlock(c->b);
   LLVMBasicBlockRef head = block(c, fn, "head"), body = block(c, fn, "body");
@@ -192,15 +206,25 @@ static LLVMValueRef take_fn(ZyMpiCall *c) {
   return fn;
 }
 
-LLVMValueRef zy_mpi_rec_put(ZyMpiCall *c, LLVMValueRef key, LLVMValueRef rec) {
-  LLVMValueRef fn = put_fn(c), a[2] = {key, rec};
+LLVMValueRef zy_mpi_table_put(ZyMpiCall *c, const char *table, LLVMValueRef key,
+                              LLVMValueRef rec) {
+  LLVMValueRef fn = put_fn(c, table), a[2] = {key, rec};
   return LLVMBuildCall2(c->b, LLVMGlobalGetValueType(fn), fn, a, 2, "");
 }
 
-static LLVMValueRef call_take(ZyMpiCall *c, LLVMValueRef key) {
-  LLVMValueRef fn = take_fn(c);
+LLVMValueRef zy_mpi_table_take(ZyMpiCall *c, const char *table,
+                               LLVMValueRef key) {
+  LLVMValueRef fn = take_fn(c, table);
   return LLVMBuildCall2(c->b, LLVMGlobalGetValueType(fn), fn, &key, 1,
                         "mpi.record");
+}
+
+LLVMValueRef zy_mpi_rec_put(ZyMpiCall *c, LLVMValueRef key, LLVMValueRef rec) {
+  return zy_mpi_table_put(c, "__zymase_mpi", key, rec);
+}
+
+static LLVMValueRef call_take(ZyMpiCall *c, LLVMValueRef key) {
+  return zy_mpi_table_take(c, "__zymase_mpi", key);
 }
 
 /* void unwait(ptr rec): the reverse of completing the request: posts the
@@ -359,7 +383,7 @@ static LLVMValueRef complete_if(ZyMpiCall *c, LLVMValueRef cond,
                                 LLVMValueRef key, LLVMValueRef st) {
   if (!cond)
     return complete(c, key, st);
-  take_fn(c); /* makes the record of kind K_NONE */
+  take_fn(c, "__zymase_mpi"); /* makes the record of kind K_NONE */
   LLVMValueRef none = LLVMGetNamedGlobal(c->mod, "__zymase_mpi.none");
   LLVMValueRef fn = zy_builder_function(c->b);
   LLVMBasicBlockRef from = LLVMGetInsertBlock(c->b);
@@ -448,7 +472,7 @@ static int forward_waitsome(ZyMpiCall *c) {
   LLVMValueRef recs = zy_call_malloc(
       c->b, LLVMBuildMul(c->b, n, LLVMConstInt(c->i64, 8, 0), ""),
       "mpi.records");
-  take_fn(c);
+  take_fn(c, "__zymase_mpi");
   LLVMValueRef none = LLVMGetNamedGlobal(c->mod, "__zymase_mpi.none");
   ZyMpiLoop l;
   zy_mpi_loop_open(c, &l, n);
@@ -503,7 +527,7 @@ static int forward_waitall(ZyMpiCall *c) {
 /* --- Persistent requests ------------------------------------------------ */
 
 static LLVMValueRef none_record(ZyMpiCall *c) {
-  take_fn(c); /* makes the record of kind K_NONE */
+  take_fn(c, "__zymase_mpi"); /* makes the record of kind K_NONE */
   return LLVMGetNamedGlobal(c->mod, "__zymase_mpi.none");
 }
 
@@ -514,7 +538,7 @@ static LLVMValueRef start_fn(ZyMpiCall *c) {
   LLVMTypeRef fty = LLVMFunctionType(c->ptr, &c->ptr, 1, 0);
   LLVMValueRef fn, none = none_record(c);
   LLVMBuilderRef saved;
-  put_fn(c);
+  put_fn(c, "__zymase_mpi");
   if (!helper_begin(c, "__zymase_mpi.start", fty, &fn, &saved))
     return fn;
   LLVMValueRef key = LLVMGetParam(fn, 0), one = LLVMConstInt(c->i64, 1, 0);
