@@ -87,6 +87,7 @@ typedef struct ZyParallel {
   int (*omp_reverse_region)(ZyGen *g, LLVMValueRef call);
   int (*omp_reverse_needed)(LLVMValueRef inst);
   int (*omp_reverse_sync)(ZyGen *g, LLVMValueRef call);
+  int (*omp_tangent_region)(ZyGen *g, LLVMValueRef call); /* forward mode */
   int (*gpu_reverse_needed)(LLVMValueRef inst);
   int (*gpu_reverse_sync)(ZyGen *g, LLVMValueRef call);
   int (*gpu_shared_shadow)(ZyGen *g, LLVMValueRef gv, LLVMValueRef *shadow);

@@ -195,9 +195,6 @@ static int memory(ZyGen *g, LLVMValueRef i, LLVMValueRef c) {
   LLVMTypeRef t = LLVMTypeOf(store ? LLVMGetOperand(i, 0) : i);
   if (!zy_type_differentiable(t) || !zy_activity_shadowed(g->act, p))
     return 0;
-  if (LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic)
-    return refuse(g, "an atomic load or store of floating-point memory with "
-                     "derivatives");
   LLVMValueRef s = zy_shadow_forward_of(g, p), m;
   if (store)
     m = LLVMBuildStore(g->b, zy_tangent_value(g, LLVMGetOperand(i, 0)), s);
@@ -207,6 +204,34 @@ static int memory(ZyGen *g, LLVMValueRef i, LLVMValueRef c) {
     return 0;
   LLVMSetAlignment(m, LLVMGetAlignment(c));
   LLVMSetVolatile(m, LLVMGetVolatile(c));
+  LLVMSetOrdering(m, LLVMGetOrdering(c)); /* `omp atomic read`, `write` */
+  return 0;
+}
+
+/* An atomic add or subtract of a float into memory with a shadow (`omp
+ * atomic` updates): the same atomic operation of the tangent on the
+ * shadow.  The old value it returns has no tangent that pairs with it (the
+ * two atomics may be ordered differently among threads): refused where
+ * it is used with a derivative, as are other atomics on such memory. */
+static int atomic_rmw(ZyGen *g, LLVMValueRef i, LLVMValueRef c) {
+  LLVMValueRef p = LLVMGetOperand(i, 0), v = LLVMGetOperand(i, 1);
+  if (!zy_type_differentiable(LLVMTypeOf(v)) ||
+      !zy_activity_shadowed(g->act, p))
+    return 0;
+  LLVMAtomicRMWBinOp op = LLVMIsAAtomicRMWInst(i) ? LLVMGetAtomicRMWBinOp(i)
+                                                  : LLVMAtomicRMWBinOpXchg;
+  if (!LLVMIsAAtomicRMWInst(i) ||
+      (op != LLVMAtomicRMWBinOpFAdd && op != LLVMAtomicRMWBinOpFSub))
+    return refuse(g, "an atomic operation on floating-point memory with "
+                     "derivatives other than an atomic add or subtract");
+  if (LLVMGetFirstUse(i) && zy_activity_active(g->act, i))
+    return refuse(g, "the old value of an atomic add to floating-point "
+                     "memory (an `omp atomic capture`) used with a "
+                     "derivative");
+  LLVMValueRef t = zy_tangent_or_null(g, v);
+  if (t)
+    LLVMBuildAtomicRMW(g->b, op, zy_shadow_forward_of(g, p), t,
+                       LLVMGetOrdering(c), LLVMIsAtomicSingleThread(c));
   return 0;
 }
 
@@ -233,13 +258,9 @@ static int visit_lane(ZyGen *g, LLVMValueRef i, ZyVec *phis) {
   if (op == LLVMInvoke || op == LLVMCallBr)
     return refuse(g, "an invoke (a call that may throw); compile with "
                      "-fno-exceptions");
-  if (op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg) {
-    if (zy_type_differentiable(LLVMTypeOf(LLVMGetOperand(i, 1))) &&
-        zy_activity_shadowed(g->act, LLVMGetOperand(i, 0)))
-      return refuse(g, "an atomic operation on floating-point memory with "
-                       "derivatives");
-  }
   LLVMValueRef c = zy_tangent_copy(g, i);
+  if (op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg)
+    return atomic_rmw(g, i, c);
   if (op == LLVMLoad || op == LLVMStore) {
     if (check_memory(g, i) || memory(g, i, c))
       return -1;
@@ -467,6 +488,8 @@ static int build(ZyGen *g) {
   g->act = zy_activity_compute(g->primal, g->sig.active_args, g->sig.dup_args,
                                g->sig.active_ret || g->sig.dup_ret);
   zy_punning_warn(g);
+  if (zy_parallel()->omp_check(g)) /* OpenMP constructs refused */
+    return -1;
   order_blocks(g);
   if (g->sig.width > 1)
     zy_lanes_begin(g, g->sig.width);

@@ -295,11 +295,6 @@ static int twin_call(ZyGen *g, LLVMValueRef call, LLVMValueRef f) {
 
 /* Calls that forward mode does not handle yet: a located error. */
 static int refused(ZyGen *g, LLVMValueRef call, LLVMValueRef f) {
-  if (zy_parallel()->omp_is_region(call))
-    return refuse(g,
-                  "differentiate the region's body without OpenMP, or use "
-                  "__enzyme_autodiff",
-                  "OpenMP parallel regions are not supported yet");
   if (!f || !LLVMIsAFunction(f))
     return refuse(g, NULL,
                   "an indirect call or inline assembly that touches "
@@ -342,8 +337,8 @@ static int runtime_call(ZyGen *g, LLVMValueRef call, ZyCallMode mode) {
 int zy_tangent_call(ZyGen *g, LLVMValueRef call) {
   LLVMValueRef f = LLVMGetCalledValue(call);
   const char *name = callee_name(call);
-  if (zy_parallel()->omp_is_region(call))
-    return refused(g, call, f);
+  if (zy_parallel()->omp_is_region(call)) /* parallel/openmp_tangent.c */
+    return zy_parallel()->omp_tangent_region(g, call);
   if (f && LLVMIsAFunction(f) && zy_activity_inactive_function(f)) {
     zy_tangent_copy(g, call);
     return 0;

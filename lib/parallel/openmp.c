@@ -319,6 +319,21 @@ static void calls_of(LLVMValueRef p, ZyVec *out) {
         zy_vec_push(out, i);
 }
 
+/* Whether release `call` already takes a sequence number: a function made
+ * from a prepared clone (a tangent function, differentiated again in
+ * reverse over forward) keeps its copy, which must not count twice. */
+static int numbered(LLVMValueRef call) {
+  for (LLVMValueRef i = LLVMGetPreviousInstruction(call); i;
+       i = LLVMGetPreviousInstruction(i)) {
+    if (LLVMGetInstructionOpcode(i) == LLVMAtomicRMW &&
+        zy_omp_order_slot(LLVMGetOperand(i, 0)))
+      return 1;
+    if (LLVMIsACallInst(i) && zy_omp_call(LLVMGetCalledValue(i)))
+      return 0;
+  }
+  return 0;
+}
+
 void zy_omp_prepare(LLVMValueRef p) {
   ZyVec calls = {0};
   calls_of(p, &calls);
@@ -343,7 +358,7 @@ void zy_omp_prepare(LLVMValueRef p) {
   for (size_t k = 0; k < calls.len; k++) {
     LLVMValueRef call = calls.data[k];
     const ZyOmpCall *row = zy_omp_call(LLVMGetCalledValue(call));
-    if (row->kind != ZY_OMP_EXIT)
+    if (row->kind != ZY_OMP_EXIT || numbered(call))
       continue;
     LLVMPositionBuilderBefore(b, call);
     LLVMValueRef slot = zy_omp_slot(b, LLVMGetOperand(call, row->lock));

@@ -68,6 +68,12 @@ int zy_omp_reverse_region(struct ZyGen *g, LLVMValueRef call);
 int zy_omp_reverse_needed(LLVMValueRef inst);
 int zy_omp_reverse_sync(struct ZyGen *g, LLVMValueRef call);
 
+/* Forward mode (openmp_tangent.c): the tangent of region `call`, a fork
+ * of the tangent function of the body (its tangents and shadows passed
+ * after its arguments), or of the body as it was when no tangent reaches
+ * it.  0 or -1 after an error. */
+int zy_omp_tangent_region(struct ZyGen *g, LLVMValueRef call);
+
 /* --- Privatized shadows (privatize.c) ------------------------------------ */
 
 struct ZyLoop;

@@ -45,6 +45,7 @@ static const ZyParallel hooks = {
     .omp_reverse_region = zy_omp_reverse_region,
     .omp_reverse_needed = zy_omp_reverse_needed,
     .omp_reverse_sync = zy_omp_reverse_sync,
+    .omp_tangent_region = zy_omp_tangent_region,
     .gpu_reverse_needed = zy_gpu_reverse_needed,
     .gpu_reverse_sync = zy_gpu_reverse_sync,
     .gpu_shared_shadow = zy_gpu_shared_shadow,
