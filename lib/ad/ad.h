@@ -39,6 +39,14 @@ typedef struct ZySig {
                    memory pointer argument i reaches between the augmented
                    forward and the reverse, so the reverse may load from it
                    again instead of caching (cache/recompute.c) */
+  unsigned long long stable_deep; /* (split, OpenMP region body) bit i:
+                   the memory that the pointers stored in argument i's
+                   memory point into is not written either (a shared
+                   variable captured by reference: ad/region_stable.c) */
+  unsigned long long own_args;    /* (split, OpenMP region body) bit i:
+                      argument i points to a local of the caller that no
+                      other argument and no stored pointer reaches, so that
+                      writes through it reach nothing the others reach */
   unsigned width; /* (forward mode) directions carried at once: every
                      tangent and shadow is passed, kept and returned
                      `width` times (enzyme_width); 0 stands for 1       */
@@ -217,6 +225,8 @@ typedef struct ZyGen {
   ZyVec memsnaps;      /* copies of local arrays kept per iteration of
                           an outer loop (memsnap.c)                      */
   ZyMap stable;        /* split call -> its ZySig.stable_args + 1        */
+  int omp_caller;      /* the primal calls an OpenMP region: 2, not: 1,
+                          not asked yet: 0 (region_stable.c)             */
   ZyAlias *alias;      /* alias analysis of the primal, made on demand   */
   int gpu_sites;       /* (device) how the gradient is called: see
                           gpu_accumulate.c, 0 until asked               */

@@ -90,6 +90,31 @@ int zy_load_recomputable(ZyGen *g, LLVMValueRef load);
  * function that runs after the call writes it.  Not in device code,
  * where other threads may write it meanwhile. */
 unsigned long long zy_stable_args(ZyGen *g, LLVMValueRef call);
+/* For the call of an OpenMP region's body (split) in a gradient that is
+ * not split and runs on one thread (region_stable.c): bit k set when the
+ * memory argument k points into (the user's memory, a local of the
+ * caller, a block it allocates) is not written by the caller between the
+ * region's forward and its reverse; *deep bit k when, besides, argument k
+ * is a local that the caller only loads from and stores pointers to
+ * memory of that kind into (a shared pointer captured by reference);
+ * *own bit k when argument k is a local of the caller that only this
+ * argument of region calls reaches (ZySig.own_args). */
+unsigned long long zy_region_stable_args(ZyGen *g, LLVMValueRef call,
+                                         unsigned long long *deep,
+                                         unsigned long long *own);
+/* (split, parallel) Whether the reverse of a region body may load again
+ * what `load` read: its pointer is based on a stable parameter, or on a
+ * pointer loaded from a deep-stable one, and no instruction of the body
+ * writes it (nor the loaded pointer). */
+int zy_region_load_recomputable(ZyGen *g, LLVMValueRef load);
+/* Whether the forward sweep leaves out `call`, a lifetime marker in a
+ * gradient that is not split and calls an OpenMP region: the region's
+ * reverse may load the caller's locals again after their scope ended. */
+int zy_region_drops_lifetime(ZyGen *g, LLVMValueRef call);
+/* The cache report's last line for the body of an OpenMP region: its
+ * tape per thread, the bytes kept once and those of each loop's
+ * iteration (region_stable.c). */
+void zy_loops_report_tape(ZyGen *g);
 int zy_shadow_recomputable(ZyGen *g, LLVMValueRef p);
 LLVMValueRef zy_shadow_recompute(ZyGen *g, LLVMValueRef p);
 /* The index (in zy_preds) of the predecessor the forward sweep entered

@@ -138,6 +138,8 @@ int zy_forward_sweep(ZyGen *g) {
       } else if (zy_parallel()->omp_is_region(i)) {
         err = zy_parallel()->omp_forward_region(g, i);
         continue;
+      } else if (zy_region_drops_lifetime(g, i)) {
+        continue;
       } else if (zy_free_deferred(g, i)) {
         zy_free_defer(g, i); /* freed at the end of the reverse sweep */
         continue;

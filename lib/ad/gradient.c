@@ -326,7 +326,8 @@ static int same_sig(ZySig a, ZySig b) {
          a.active_ret == b.active_ret && a.dup_ret == b.dup_ret &&
          a.split == b.split && a.nofree == b.nofree &&
          a.inline_tape == b.inline_tape && a.parallel == b.parallel &&
-         a.stable_args == b.stable_args;
+         a.stable_args == b.stable_args && a.stable_deep == b.stable_deep &&
+         a.own_args == b.own_args;
 }
 
 /* A failed gradient keeps no body: it becomes an external declaration so

@@ -536,6 +536,8 @@ static void print_report(ZyGen *g) {
     fprintf(stderr, "  nothing cached\n");
   for (size_t k = 0; k < g->report.len; k++)
     fprintf(stderr, "%s\n", (char *)g->report.data[k]);
+  if (g->split && g->sig.parallel)
+    zy_loops_report_tape(g);
 }
 
 /* --- Buffers kept for the next call ------------------------------------- */

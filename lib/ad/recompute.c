@@ -75,6 +75,8 @@ static int based_on_argument(ZyGen *g, LLVMValueRef p) {
 }
 
 int zy_load_recomputable(ZyGen *g, LLVMValueRef load) {
+  if (g->split && g->sig.parallel) /* an OpenMP region's body */
+    return zy_region_load_recomputable(g, load);
   if (g->split) { /* the callers may change memory before the reverse */
     int k = based_on_argument(g, LLVMGetOperand(load, 0));
     if (k < 0 || !(g->sig.stable_args >> k & 1))

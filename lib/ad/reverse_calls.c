@@ -99,6 +99,10 @@ ZySig zy_call_sig(ZyGen *g, LLVMValueRef call) {
   }
   if (!sig.parallel && zy_call_mode(g, call) == ZY_CALL_SPLIT)
     sig.stable_args = zy_stable_args(g, call);
+  else if (zy_parallel()->omp_is_region(call) &&
+           zy_call_mode(g, call) == ZY_CALL_SPLIT)
+    sig.stable_args =
+        zy_region_stable_args(g, call, &sig.stable_deep, &sig.own_args);
   return sig;
 }
 

@@ -579,7 +579,7 @@ static bool may_alias_across(AAResults *AA, Value *P, const AAMDNodes &PI,
 // not null, only the instructions a path from From reaches.
 static bool written(ZyAlias *A, Value *P, const AAMDNodes &PI,
                     Instruction *From, int (*ignore)(LLVMValueRef, void *),
-                    void *ctx) {
+                    void *ctx, bool AskAll = false) {
   // Any offset from the pointer: alias queries compare values of the
   // same loop iteration, but a store in a later iteration (to u[i+1] when
   // this load read u[i+1] as u[i]'s neighbour) counts too.  Type-based
@@ -594,7 +594,7 @@ static bool written(ZyAlias *A, Value *P, const AAMDNodes &PI,
         !(I.getParent() == From->getParent() && From->comesBefore(&I)))
       continue;
     if (!I.mayWriteToMemory() ||
-        (ignore && isa<CallBase>(I) && ignore(wrap(&I), ctx)))
+        (ignore && (AskAll || isa<CallBase>(I)) && ignore(wrap(&I), ctx)))
       continue;
     if (isModSet(A->AA->getModRefInfo(&I, Loc)))
       return true;
@@ -614,6 +614,16 @@ extern "C" int zy_llvm_alias_load_clobbered(ZyAlias *A, LLVMValueRef load,
     return 1;
   return written(A, LI->getPointerOperand(), LI->getAAMetadata(),
                  after ? LI : nullptr, ignore, ctx);
+}
+
+extern "C" int zy_llvm_alias_load_written(ZyAlias *A, LLVMValueRef load,
+                                          int (*ignore)(LLVMValueRef, void *),
+                                          void *ctx) {
+  auto *LI = cast<LoadInst>(unwrap(load));
+  if (!LI->isSimple())
+    return 1;
+  return written(A, LI->getPointerOperand(), LI->getAAMetadata(), nullptr,
+                 ignore, ctx, true);
 }
 
 extern "C" int zy_llvm_alias_written_after(ZyAlias *A, LLVMValueRef inst,

@@ -189,6 +189,13 @@ ZyAlias *zy_llvm_alias_new(LLVMValueRef fn);
 int zy_llvm_alias_load_clobbered(ZyAlias *a, LLVMValueRef load, int after,
                                  int (*ignore)(LLVMValueRef call, void *ctx),
                                  void *ctx);
+/* Whether some instruction of the function (wherever it is) may write
+ * (or free) the memory that load `load` reads, as
+ * zy_llvm_alias_load_clobbered without `after`, but `ignore` is asked
+ * about every instruction that writes memory, not only calls. */
+int zy_llvm_alias_load_written(ZyAlias *a, LLVMValueRef load,
+                               int (*ignore)(LLVMValueRef inst, void *ctx),
+                               void *ctx);
 /* Whether some instruction of the function that a path from instruction
  * `inst` reaches (in any iteration of the loops around it: `inst` itself
  * too when it is in a loop) may write (or free) memory at any offset from
