@@ -29,6 +29,13 @@ enum {
 enum { K_SEND, K_RECV, K_NONE, K_IALLREDUCE, K_IBCAST, K_IREDUCE };
 enum { S_POSTED, S_WAITED };
 
+/* Starts helper function `name` in c's module (0 when it exists
+ * already: *fn is it); c->b is then positioned in its entry, *saved
+ * holds the caller's builder, which zy_mpi_helper_end puts back. */
+int zy_mpi_helper_begin(ZyMpiCall *c, const char *name, LLVMTypeRef fty,
+                        LLVMValueRef *fn, LLVMBuilderRef *saved);
+void zy_mpi_helper_end(ZyMpiCall *c, LLVMBuilderRef saved);
+
 LLVMTypeRef zy_mpi_rec_type(ZyMpiCall *c);
 LLVMValueRef zy_mpi_rec_field(ZyMpiCall *c, LLVMValueRef rec, unsigned k);
 LLVMValueRef zy_mpi_rec_get(ZyMpiCall *c, LLVMValueRef rec, unsigned k);

@@ -61,10 +61,8 @@ static LLVMValueRef global(ZyMpiCall *c, const char *name, LLVMTypeRef t,
   return gv;
 }
 
-/* Starts helper function `name` (NULL when it exists already: *fn is it);
- * c->b is then positioned in its entry, *saved holds the caller's
- * builder. */
-static int helper_begin(ZyMpiCall *c, const char *name, LLVMTypeRef fty,
+/* mpi_record.h. */
+int zy_mpi_helper_begin(ZyMpiCall *c, const char *name, LLVMTypeRef fty,
                         LLVMValueRef *fn, LLVMBuilderRef *saved) {
   *fn = LLVMGetNamedFunction(c->mod, name);
   if (*fn)
@@ -78,7 +76,7 @@ static int helper_begin(ZyMpiCall *c, const char *name, LLVMTypeRef fty,
   return 1;
 }
 
-static void helper_end(ZyMpiCall *c, LLVMBuilderRef saved) {
+void zy_mpi_helper_end(ZyMpiCall *c, LLVMBuilderRef saved) {
   LLVMDisposeBuilder(c->b);
   c->b = saved;
 }
@@ -107,7 +105,8 @@ static LLVMValueRef put_fn(ZyMpiCall *c, const char *t) {
   LLVMValueRef fn;
   LLVMBuilderRef saved;
   char name[64];
-  if (!helper_begin(c, named(name, sizeof name, t, "put"), fty, &fn, &saved))
+  if (!zy_mpi_helper_begin(c, named(name, sizeof name, t, "put"), fty, &fn,
+                           &saved))
     return fn;
   LLVMValueRef tab =
       global(c, named(name, sizeof name, t, "table"), c->ptr, NULL);
@@ -146,7 +145,7 @@ static LLVMValueRef put_fn(ZyMpiCall *c, const char *t) {
   LLVMBuildStore(c->b, LLVMBuildAdd(c->b, n, LLVMConstInt(c->i64, 1, 0), ""),
                  cnt);
   LLVMBuildRetVoid(c->b);
-  helper_end(c, saved);
+  zy_mpi_helper_end(c, saved);
   return fn;
 }
 
@@ -158,7 +157,8 @@ static LLVMValueRef take_fn(ZyMpiCall *c, const char *t) {
   LLVMValueRef fn;
   LLVMBuilderRef saved;
   char name[64];
-  if (!helper_begin(c, named(name, sizeof name, t, "take"), fty, &fn, &saved))
+  if (!zy_mpi_helper_begin(c, named(name, sizeof name, t, "take"), fty, &fn,
+                           &saved))
     return fn;
   LLVMValueRef tab =
       global(c, named(name, sizeof name, t, "table"), c->ptr, NULL);
@@ -202,7 +202,7 @@ static LLVMValueRef take_fn(ZyMpiCall *c, const char *t) {
   LLVMBuildRet(c->b, r);
   LLVMPositionBuilderAtEnd(c->b, miss);
   LLVMBuildRet(c->b, none);
-  helper_end(c, saved);
+  zy_mpi_helper_end(c, saved);
   return fn;
 }
 
@@ -234,7 +234,7 @@ static LLVMValueRef unwait_fn(ZyMpiCall *c) {
       LLVMFunctionType(LLVMVoidTypeInContext(c->ctx), &c->ptr, 1, 0);
   LLVMValueRef fn;
   LLVMBuilderRef saved;
-  if (!helper_begin(c, "__zymase_mpi.unwait", fty, &fn, &saved))
+  if (!zy_mpi_helper_begin(c, "__zymase_mpi.unwait", fty, &fn, &saved))
     return fn;
   LLVMValueRef rec = LLVMGetParam(fn, 0);
   LLVMBasicBlockRef send = block(c, fn, "send"), recv = block(c, fn, "recv"),
@@ -272,7 +272,7 @@ static LLVMValueRef unwait_fn(ZyMpiCall *c) {
   }
   LLVMPositionBuilderAtEnd(c->b, out);
   LLVMBuildRetVoid(c->b);
-  helper_end(c, saved);
+  zy_mpi_helper_end(c, saved);
   return fn;
 }
 
@@ -539,7 +539,7 @@ static LLVMValueRef start_fn(ZyMpiCall *c) {
   LLVMValueRef fn, none = none_record(c);
   LLVMBuilderRef saved;
   put_fn(c, "__zymase_mpi");
-  if (!helper_begin(c, "__zymase_mpi.start", fty, &fn, &saved))
+  if (!zy_mpi_helper_begin(c, "__zymase_mpi.start", fty, &fn, &saved))
     return fn;
   LLVMValueRef key = LLVMGetParam(fn, 0), one = LLVMConstInt(c->i64, 1, 0);
   LLVMValueRef tkey = LLVMBuildGEP2(c->b, c->i8, key, &one, 1, "");
@@ -559,7 +559,7 @@ static LLVMValueRef start_fn(ZyMpiCall *c) {
   zy_mpi_rec_set(c, r, R_REQ, zy_mpi_rec_request_null(c));
   zy_mpi_rec_put(c, key, r);
   LLVMBuildRet(c->b, r);
-  helper_end(c, saved);
+  zy_mpi_helper_end(c, saved);
   return fn;
 }
 
@@ -587,7 +587,7 @@ static LLVMValueRef unstart_fn(ZyMpiCall *c) {
       LLVMFunctionType(LLVMVoidTypeInContext(c->ctx), &c->ptr, 1, 0);
   LLVMValueRef fn;
   LLVMBuilderRef saved;
-  if (!helper_begin(c, "__zymase_mpi.unstart", fty, &fn, &saved))
+  if (!zy_mpi_helper_begin(c, "__zymase_mpi.unstart", fty, &fn, &saved))
     return fn;
   LLVMValueRef rec = LLVMGetParam(fn, 0);
   LLVMBasicBlockRef body = block(c, fn, "body"), out = block(c, fn, "out");
@@ -639,7 +639,7 @@ static LLVMValueRef unstart_fn(ZyMpiCall *c) {
   LLVMBuildBr(c->b, out);
   LLVMPositionBuilderAtEnd(c->b, out);
   LLVMBuildRetVoid(c->b);
-  helper_end(c, saved);
+  zy_mpi_helper_end(c, saved);
   return fn;
 }
 

@@ -269,27 +269,14 @@ static int tan_post(ZyMpiCall *c, int recv) {
   return 0;
 }
 
-/* Starts helper `name`: c->b in its entry (the caller's in *saved);
- * 0 when it exists already (*fn). */
+/* Starts helper `name` (".pmpi" appended for the PMPI_ spelling) through
+ * zy_mpi_helper_begin: c->b in its entry (the caller's in *saved); 0 when
+ * it exists already (*fn). */
 static int helper_begin(ZyMpiCall *c, const char *name, LLVMTypeRef fty,
                         LLVMValueRef *fn, LLVMBuilderRef *saved) {
   char full[64];
   snprintf(full, sizeof full, "%s%s", name, c->pmpi ? ".pmpi" : "");
-  *fn = LLVMGetNamedFunction(c->mod, full);
-  if (*fn)
-    return 0;
-  *fn = LLVMAddFunction(c->mod, full, fty);
-  LLVMSetLinkage(*fn, LLVMInternalLinkage);
-  *saved = c->b;
-  c->b = LLVMCreateBuilderInContext(c->ctx);
-  LLVMPositionBuilderAtEnd(c->b,
-                           LLVMAppendBasicBlockInContext(c->ctx, *fn, "entry"));
-  return 1;
-}
-
-static void helper_end(ZyMpiCall *c, LLVMBuilderRef saved) {
-  LLVMDisposeBuilder(c->b);
-  c->b = saved;
+  return zy_mpi_helper_begin(c, full, fty, fn, saved);
 }
 
 /* void complete(ptr key, ptr status): the request at `key` completed
@@ -339,7 +326,7 @@ static LLVMValueRef complete_fn(ZyMpiCall *c) {
   zy_call_free(c->b, "free", zy_mpi_rec_get(c, rec, R_TMP));
   zy_call_free(c->b, "free", rec);
   LLVMBuildRetVoid(c->b);
-  helper_end(c, saved);
+  zy_mpi_helper_end(c, saved);
   return fn;
 }
 
@@ -368,7 +355,7 @@ static LLVMValueRef completeall_fn(ZyMpiCall *c) {
   zy_mpi_loop_close(c, &l);
   c->forward = forward;
   LLVMBuildRetVoid(c->b);
-  helper_end(c, saved);
+  zy_mpi_helper_end(c, saved);
   return fn;
 }
 

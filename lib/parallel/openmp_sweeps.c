@@ -44,9 +44,8 @@ static void fork(LLVMBuilderRef b, LLVMValueRef loc, LLVMValueRef fn,
   free(all);
 }
 
-/* How a body parameter travels through the fork (pointer-sized words):
- * a float as the integer of its bits. */
-static LLVMTypeRef fork_abi(LLVMTypeRef t) {
+/* parallel.h. */
+LLVMTypeRef zy_omp_fork_word(LLVMTypeRef t) {
   LLVMContextRef c = LLVMGetTypeContext(t);
   switch (LLVMGetTypeKind(t)) {
   case LLVMDoubleTypeKind:
@@ -58,7 +57,8 @@ static LLVMTypeRef fork_abi(LLVMTypeRef t) {
   }
 }
 
-static LLVMValueRef to_type(LLVMBuilderRef b, LLVMValueRef v, LLVMTypeRef t) {
+LLVMValueRef zy_omp_bitcast_to(LLVMBuilderRef b, LLVMValueRef v,
+                               LLVMTypeRef t) {
   return LLVMTypeOf(v) == t ? v : LLVMBuildBitCast(b, v, t, "");
 }
 
@@ -90,7 +90,7 @@ static LLVMValueRef wrapper(ZyGen *g, LLVMValueRef body, LLVMValueRef fn,
   LLVMTypeRef *ps = calloc(nw, sizeof *ps);
   LLVMGetParamTypes(bt, ps);
   for (unsigned k = 0; k < np; k++)
-    ps[k] = fork_abi(ps[k]);
+    ps[k] = zy_omp_fork_word(ps[k]);
   for (unsigned k = np; k < nw; k++)
     ps[k] = ptr_t(c);
   w = LLVMAddFunction(m, name,
@@ -138,7 +138,7 @@ static LLVMValueRef wrapper(ZyGen *g, LLVMValueRef body, LLVMValueRef fn,
   LLVMTypeRef *fts = calloc(nf, sizeof *fts);
   LLVMGetParamTypes(ft, fts);
   for (unsigned k = 0; k < np + nsh; k++)
-    args[k] = to_type(b, LLVMGetParam(w, k), fts[k]);
+    args[k] = zy_omp_bitcast_to(b, LLVMGetParam(w, k), fts[k]);
   free(fts);
   LLVMValueRef r = NULL;
   if (fwd) { /* the table is ready once every thread is past the barrier */
@@ -186,7 +186,7 @@ static unsigned region_args(ZyGen *g, LLVMValueRef call, ZySig sig,
   unsigned n = LLVMGetNumArgOperands(call), k = 0;
   for (unsigned j = 2; j < n; j++) {
     LLVMValueRef a = get(g, LLVMGetOperand(call, j));
-    args[k++] = to_type(g->b, a, fork_abi(LLVMTypeOf(a)));
+    args[k++] = zy_omp_bitcast_to(g->b, a, zy_omp_fork_word(LLVMTypeOf(a)));
   }
   for (unsigned j = 0; j < n; j++)
     if (sig.dup_args >> j & 1)

@@ -20,24 +20,6 @@ static LLVMTypeRef ptr_t(LLVMContextRef c) {
   return LLVMPointerTypeInContext(c, 0);
 }
 
-/* How a value travels through __kmpc_fork_call (pointer-sized words): a
- * float as the integer of its bits. */
-static LLVMTypeRef word(LLVMTypeRef t) {
-  LLVMContextRef c = LLVMGetTypeContext(t);
-  switch (LLVMGetTypeKind(t)) {
-  case LLVMDoubleTypeKind:
-    return LLVMInt64TypeInContext(c);
-  case LLVMFloatTypeKind:
-    return LLVMInt32TypeInContext(c);
-  default:
-    return t;
-  }
-}
-
-static LLVMValueRef as(LLVMBuilderRef b, LLVMValueRef v, LLVMTypeRef t) {
-  return LLVMTypeOf(v) == t ? v : LLVMBuildBitCast(b, v, t, "");
-}
-
 /* __kmpc_fork_call(loc, n, fn, args...). */
 static void fork(LLVMBuilderRef b, LLVMValueRef loc, LLVMValueRef fn,
                  LLVMValueRef *args, unsigned n) {
@@ -71,7 +53,7 @@ static LLVMValueRef wrapper(LLVMValueRef tf) {
   LLVMTypeRef *ps = calloc(n + 1, sizeof *ps), *ws = calloc(n + 1, sizeof *ws);
   LLVMGetParamTypes(ft, ps);
   for (unsigned k = 0; k < n; k++)
-    ws[k] = word(ps[k]);
+    ws[k] = zy_omp_fork_word(ps[k]);
   w = LLVMAddFunction(m, name,
                       LLVMFunctionType(LLVMVoidTypeInContext(c), ws, n, 0));
   LLVMSetLinkage(w, LLVMInternalLinkage);
@@ -79,7 +61,7 @@ static LLVMValueRef wrapper(LLVMValueRef tf) {
   LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c, w, "entry"));
   LLVMValueRef *args = calloc(n + 1, sizeof *args);
   for (unsigned k = 0; k < n; k++)
-    args[k] = as(b, LLVMGetParam(w, k), ps[k]);
+    args[k] = zy_omp_bitcast_to(b, LLVMGetParam(w, k), ps[k]);
   LLVMBuildCall2(b, ft, tf, args, n, "");
   LLVMBuildRetVoid(b);
   LLVMDisposeBuilder(b);
@@ -136,7 +118,8 @@ int zy_omp_tangent_region(ZyGen *g, LLVMValueRef call) {
   unsigned na = 0;
   for (unsigned k = 2; k < n; k++) {
     LLVMValueRef a = LLVMGetOperand(call, k);
-    args[na++] = as(g->b, primal(g, a), word(LLVMTypeOf(a)));
+    args[na++] = zy_omp_bitcast_to(g->b, primal(g, a),
+                                   zy_omp_fork_word(LLVMTypeOf(a)));
     if (k >= 64 || !carries(g, a))
       continue;
     int ptr = LLVMGetTypeKind(LLVMTypeOf(a)) == LLVMPointerTypeKind;
@@ -161,7 +144,8 @@ int zy_omp_tangent_region(ZyGen *g, LLVMValueRef call) {
     for (unsigned j = 0; j < w; j++) {
       LLVMValueRef t =
           g->lanes ? zy_lane_tangent(g, a, j) : zy_tangent_value(g, a);
-      args[na++] = as(g->b, t, word(LLVMTypeOf(t)));
+      args[na++] =
+          zy_omp_bitcast_to(g->b, t, zy_omp_fork_word(LLVMTypeOf(t)));
     }
   }
   ZyTT *seeds = zy_call_seeds(g, call);

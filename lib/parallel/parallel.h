@@ -42,6 +42,13 @@ LLVMValueRef zy_omp_rt_call(LLVMBuilderRef b, const char *name,
                             LLVMTypeRef ret, LLVMValueRef *args, unsigned n);
 LLVMValueRef zy_omp_gtid(LLVMBuilderRef b, LLVMValueRef loc);
 
+/* How a body parameter travels through __kmpc_fork_call (pointer-sized
+ * words): a float as the integer of its bits; and `v` bitcast to `t`
+ * (itself when of that type). */
+LLVMTypeRef zy_omp_fork_word(LLVMTypeRef t);
+LLVMValueRef zy_omp_bitcast_to(LLVMBuilderRef b, LLVMValueRef v,
+                               LLVMTypeRef t);
+
 /* Whether `call` is a parallel region made by zy_omp_prepare; its source
  * location (ident_t*) and the body as the program forked it. */
 int zy_omp_is_region(LLVMValueRef call);
