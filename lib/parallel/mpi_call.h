@@ -127,6 +127,10 @@ int zy_mpi_reverse_reduce_scatter(ZyMpiCall *c);
  * copy of the count and displacement arrays, and the reverse. */
 int zy_mpi_forward_vector(ZyMpiCall *c);
 int zy_mpi_reverse_vector(ZyMpiCall *c);
+/* The largest displs[q] + counts[q] over ranks q < n (int arrays), in
+ * elements: the extent of a v-collective's buffer. */
+LLVMValueRef zy_mpi_v_extent(ZyMpiCall *c, LLVMValueRef cnt, LLVMValueRef dsp,
+                             LLVMValueRef n);
 
 /* Nonblocking requests (mpi_requests.c): forward and reverse code of
  * Isend/Irecv (a record per request), Wait and Waitall. */

@@ -63,11 +63,6 @@ static int per_rank(ZyMpiKind k, int nth) {
   }
 }
 
-static LLVMValueRef element(ZyMpiCall *c, LLVMValueRef a, LLVMValueRef i) {
-  LLVMValueRef p = LLVMBuildGEP2(c->b, c->i32, a, &i, 1, "");
-  return zy_mpi_i64(c, LLVMBuildLoad2(c->b, c->i32, p, ""));
-}
-
 /* The elements of buffer `nth` when its side has a count and a
  * displacement per rank (Gatherv, ...): the largest displs[q] +
  * counts[q] (none where the arrays are NULL, a non-root's ignored
@@ -87,23 +82,11 @@ static LLVMValueRef extent(ZyMpiCall *c, int nth) {
   }
   if (!counts || !displs)
     return NULL;
-  LLVMValueRef most = zy_new_slot(c->g, c->i64, "mpi.extent", 0);
-  LLVMBuildStore(c->b, LLVMConstInt(c->i64, 0, 0), most);
   LLVMValueRef none = LLVMBuildOr(c->b, LLVMBuildIsNull(c->b, counts, ""),
                                   LLVMBuildIsNull(c->b, displs, ""), "");
   LLVMValueRef n = LLVMBuildSelect(c->b, none, LLVMConstInt(c->i32, 0, 0),
                                    zy_mpi_size(c, arg(c, 'c', 0)), "");
-  ZyMpiLoop l;
-  zy_mpi_loop_open(c, &l, n);
-  LLVMValueRef e =
-      LLVMBuildAdd(c->b, element(c, counts, l.i), element(c, displs, l.i), "");
-  LLVMValueRef m = LLVMBuildLoad2(c->b, c->i64, most, "");
-  LLVMBuildStore(c->b,
-                 LLVMBuildSelect(
-                     c->b, LLVMBuildICmp(c->b, LLVMIntSGT, e, m, ""), e, m, ""),
-                 most);
-  zy_mpi_loop_close(c, &l);
-  return LLVMBuildLoad2(c->b, c->i64, most, "mpi.extent");
+  return zy_mpi_v_extent(c, counts, displs, n);
 }
 
 /* The tangent of buffer `nth`: its shadow, or a zeroed temporary (*own,

@@ -91,9 +91,9 @@ static LLVMValueRef load_i64(ZyMpiCall *c, LLVMValueRef arr, LLVMValueRef i) {
                         LLVMBuildGEP2(c->b, c->i32, arr, &i, 1, ""), ""));
 }
 
-/* max over ranks q < n of displs[q] + counts[q], in elements. */
-static LLVMValueRef extent(ZyMpiCall *c, LLVMValueRef cnt, LLVMValueRef dsp,
-                           LLVMValueRef n) {
+/* mpi_call.h. */
+LLVMValueRef zy_mpi_v_extent(ZyMpiCall *c, LLVMValueRef cnt, LLVMValueRef dsp,
+                             LLVMValueRef n) {
   LLVMValueRef slot = zy_new_slot(c->g, c->i64, "mpi.extent", 0);
   LLVMBuildStore(c->b, i64c(c, 0), slot);
   ZyMpiLoop l;
@@ -164,7 +164,7 @@ int zy_mpi_reverse_vector(ZyMpiCall *c) {
   case ZY_MPI_GATHERV: { /* the root scatters its receive shadow back */
     LLVMValueRef sn = lk(c, 'n', 0);
     LLVMValueRef rs = own_or(
-        c, rshadow, elems(c, extent(c, a.cnt[0], a.dsp[0], nr), el), &own);
+        c, rshadow, elems(c, zy_mpi_v_extent(c, a.cnt[0], a.dsp[0], nr), el), &own);
     LLVMValueRef tmp = zy_mpi_zeroed(c, elems(c, sn, el));
     LLVMValueRef x[9] = {rs, a.cnt[0],      a.dsp[0], lk(c, 't', 1), tmp,
                          sn, lk(c, 't', 0), root,     comm};
@@ -176,7 +176,7 @@ int zy_mpi_reverse_vector(ZyMpiCall *c) {
   case ZY_MPI_SCATTERV: { /* the receive shadows are gathered to the root */
     LLVMValueRef rn = lk(c, 'n', 0);
     LLVMValueRef rs = own_or(c, rshadow, elems(c, rn, el), &own);
-    LLVMValueRef ext = extent(c, a.cnt[0], a.dsp[0], nr);
+    LLVMValueRef ext = zy_mpi_v_extent(c, a.cnt[0], a.dsp[0], nr);
     LLVMValueRef tmp = zy_mpi_zeroed(c, elems(c, ext, el));
     LLVMValueRef x[9] = {rs,       rn,       lk(c, 't', 1), tmp,
                          a.cnt[0], a.dsp[0], lk(c, 't', 0), root,
@@ -188,7 +188,7 @@ int zy_mpi_reverse_vector(ZyMpiCall *c) {
   }
   case ZY_MPI_ALLGATHERV: { /* packed, then Reduce_scatter(SUM) */
     LLVMValueRef sn = lk(c, 'n', 0);
-    LLVMValueRef ext = extent(c, a.cnt[0], a.dsp[0], a.size);
+    LLVMValueRef ext = zy_mpi_v_extent(c, a.cnt[0], a.dsp[0], a.size);
     LLVMValueRef rs = own_or(c, rshadow, elems(c, ext, el), &own);
     LLVMValueRef packed = zy_mpi_zeroed(c, elems(c, ext, el));
     regions(c, rs, a.cnt[0], a.dsp[0], a.size, el, packed);
@@ -205,8 +205,8 @@ int zy_mpi_reverse_vector(ZyMpiCall *c) {
     return 0;
   }
   default: { /* Alltoallv: transposed */
-    LLVMValueRef sext = extent(c, a.cnt[0], a.dsp[0], a.size);
-    LLVMValueRef rext = extent(c, a.cnt[1], a.dsp[1], a.size);
+    LLVMValueRef sext = zy_mpi_v_extent(c, a.cnt[0], a.dsp[0], a.size);
+    LLVMValueRef rext = zy_mpi_v_extent(c, a.cnt[1], a.dsp[1], a.size);
     LLVMValueRef rs = own_or(c, rshadow, elems(c, rext, el), &own);
     LLVMValueRef tmp = zy_mpi_zeroed(c, elems(c, sext, el));
     LLVMValueRef x[9] = {rs,       a.cnt[1], a.dsp[1],      lk(c, 't', 1), tmp,
