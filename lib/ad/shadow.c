@@ -406,6 +406,16 @@ int zy_shadow_forward(ZyGen *g, LLVMValueRef i) {
   case LLVMPHI:
     s = LLVMBuildPhi(g->b, LLVMTypeOf(i), name); /* incoming: later */
     break;
+  case LLVMExtractValue: { /* forward mode: from the aggregate's tangent */
+    LLVMValueRef agg = zy_map_get(&g->tangent, LLVMGetOperand(i, 0));
+    if (!agg)
+      return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                          "cannot build the shadow of this pointer");
+    s = LLVMInstructionClone(c);
+    LLVMInsertIntoBuilderWithName(g->b, s, name);
+    LLVMSetOperand(s, 0, agg);
+    break;
+  }
   default:
     return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
                         "cannot build the shadow of this pointer");

@@ -136,6 +136,27 @@ static LLVMValueRef moved(ZyGen *g, LLVMValueRef i) {
   return t;
 }
 
+/* A shadowed aggregate holding pointers (forward activity): its tangent
+ * holds its pointers' shadows (and its floats' tangents). */
+static int pointer_aggregate(ZyGen *g, LLVMValueRef i) {
+  LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(i));
+  return (k == LLVMStructTypeKind || k == LLVMArrayTypeKind) &&
+         zy_type_holds_pointer(LLVMTypeOf(i)) &&
+         zy_activity_shadowed(g->act, i);
+}
+
+/* An insertvalue of a pointer without a shadow (but null) into such an
+ * aggregate: extracted again, it would have a null shadow. */
+static int mixed_pointers(ZyGen *g, LLVMValueRef i) {
+  if (LLVMGetInstructionOpcode(i) != LLVMInsertValue)
+    return 0;
+  LLVMValueRef v = LLVMGetOperand(i, 1);
+  return zy_type_holds_pointer(LLVMTypeOf(v)) &&
+         !zy_activity_shadowed(g->act, v) && !LLVMIsAConstantPointerNull(v) &&
+         !LLVMIsAUndefValue(v) && !LLVMIsAPoisonValue(v) &&
+         !LLVMIsAConstantAggregateZero(v);
+}
+
 static int is_moving(LLVMValueRef i) {
   switch (LLVMGetInstructionOpcode(i)) {
   case LLVMExtractValue:
@@ -249,7 +270,7 @@ static int visit_lane(ZyGen *g, LLVMValueRef i, ZyVec *phis) {
       zy_map_put(&g->vmap, i, LLVMBuildPhi(g->b, t, LLVMGetValueName(i)));
       zy_vec_push(phis, i);
     }
-    if (diff && zy_activity_active(g->act, i))
+    if ((diff && zy_activity_active(g->act, i)) || pointer_aggregate(g, i))
       zy_map_put(&g->tangent, i, LLVMBuildPhi(g->b, t, ""));
     return zy_shadow_forward(g, i);
   }
@@ -268,9 +289,13 @@ static int visit_lane(ZyGen *g, LLVMValueRef i, ZyVec *phis) {
   }
   if (LLVMGetTypeKind(t) == LLVMPointerTypeKind)
     return zy_shadow_forward(g, i);
-  if (!diff || !zy_activity_active(g->act, i))
+  int agg = pointer_aggregate(g, i);
+  if (!agg && (!diff || !zy_activity_active(g->act, i)))
     return 0;
   LLVMValueRef d = NULL;
+  if (agg && mixed_pointers(g, i))
+    return refuse(g, "a pointer without a shadow is put in an aggregate "
+                     "with pointers that have one");
   if (is_moving(i))
     d = moved(g, i);
   else if (op == LLVMSIToFP || op == LLVMUIToFP || op == LLVMBitCast)
@@ -485,8 +510,9 @@ static int build(ZyGen *g) {
     zy_types_free(g->types);
     g->types = zy_types_analyze(g->primal, g->seeds);
   }
-  g->act = zy_activity_compute(g->primal, g->sig.active_args, g->sig.dup_args,
-                               g->sig.active_ret || g->sig.dup_ret);
+  g->act = zy_activity_compute_forward(g->primal, g->sig.active_args,
+                                       g->sig.dup_args,
+                                       g->sig.active_ret || g->sig.dup_ret);
   zy_punning_warn(g);
   if (zy_parallel()->omp_check(g)) /* OpenMP constructs refused */
     return -1;

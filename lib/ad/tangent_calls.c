@@ -267,7 +267,11 @@ static int twin_call(ZyGen *g, LLVMValueRef call, LLVMValueRef f) {
   LLVMTypeRef rt = LLVMTypeOf(call);
   sig.active_ret =
       zy_type_differentiable(rt) && zy_activity_active(g->act, call);
-  sig.dup_ret = LLVMGetTypeKind(rt) == LLVMPointerTypeKind &&
+  /* a pointer, or an aggregate holding pointers (an augmented function's
+   * {result, tape}), with a shadow: the shadow (aggregate) comes back */
+  int agg = LLVMGetTypeKind(rt) != LLVMPointerTypeKind &&
+            zy_type_holds_pointer(rt) && zy_activity_shadowed(g->act, call);
+  sig.dup_ret = (LLVMGetTypeKind(rt) == LLVMPointerTypeKind || agg) &&
                 zy_activity_shadowed(g->act, call);
   ZyTT *seeds = zy_call_seeds(g, call);
   LLVMValueRef tf = zy_tangent(g->zm, f, sig, seeds);
@@ -288,7 +292,7 @@ static int twin_call(ZyGen *g, LLVMValueRef call, LLVMValueRef f) {
     if (g->lanes)
       zy_lane_put(g, call, j, t);
     else
-      zy_map_put(sig.active_ret ? &g->tangent : &g->shadow, call, t);
+      zy_map_put(sig.active_ret || agg ? &g->tangent : &g->shadow, call, t);
   }
   return 0;
 }

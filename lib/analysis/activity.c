@@ -21,6 +21,7 @@ struct ZyActivity {
   ZyMap reads_globals;            /* callee -> YES, NO or BUSY        */
   ZyMap writes_globals;           /* callee -> YES, NO, BUSY or AGAIN */
   int writes_open; /* an answer took a call in progress for a no */
+  int aggregates;  /* forward mode: aggregates holding pointers have shadows */
 };
 
 static void *const YES = (void *)1, *const NO = (void *)2,
@@ -48,6 +49,38 @@ int zy_type_differentiable(LLVMTypeRef t) {
   default:
     return 0;
   }
+}
+
+int zy_type_holds_pointer(LLVMTypeRef t) {
+  switch (LLVMGetTypeKind(t)) {
+  case LLVMPointerTypeKind:
+    return 1;
+  case LLVMArrayTypeKind:
+    return zy_type_holds_pointer(LLVMGetElementType(t));
+  case LLVMStructTypeKind: {
+    unsigned n = LLVMCountStructElementTypes(t);
+    for (unsigned i = 0; i < n; i++)
+      if (zy_type_holds_pointer(LLVMStructGetTypeAtIndex(t, i)))
+        return 1;
+    return 0;
+  }
+  default:
+    return 0;
+  }
+}
+
+/* Whether `f` is the augmented forward of a gradient, whose struct
+ * {result, tape} or {tape} holds its tape, a heap block. */
+static int returns_tape(LLVMValueRef f) {
+  return f && LLVMIsAFunction(f) &&
+         !strncmp(LLVMGetValueName(f), "__zymase_aug.", 13);
+}
+
+/* A struct or an array with a pointer in it. */
+static int is_pointer_aggregate(LLVMValueRef v) {
+  LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(v));
+  return (k == LLVMStructTypeKind || k == LLVMArrayTypeKind) &&
+         zy_type_holds_pointer(LLVMTypeOf(v));
 }
 
 int zy_activity_inactive_global(LLVMValueRef gv) {
@@ -285,7 +318,8 @@ static int derives_shadow(ZyActivity *a, LLVMValueRef i) {
      * external ones given shadowed pointers: they may point to memory
      * with derivatives. */
     LLVMValueRef f = LLVMGetCalledValue(i);
-    if (!is_ptr(i))
+    if (!is_ptr(i) && !(a->aggregates && is_pointer_aggregate(i) &&
+                        returns_tape(f)))
       return 0;
     if (zy_activity_allocation(i) != ZY_ALLOC_NONE)
       return 1;
@@ -320,6 +354,11 @@ static int derives_shadow(ZyActivity *a, LLVMValueRef i) {
   case LLVMSelect:
     return zy_map_has(&a->shadowed, LLVMGetOperand(i, 1)) ||
            zy_map_has(&a->shadowed, LLVMGetOperand(i, 2));
+  case LLVMExtractValue: /* (forward mode) a pointer from an aggregate */
+    return zy_map_has(&a->shadowed, LLVMGetOperand(i, 0));
+  case LLVMInsertValue:
+    return zy_map_has(&a->shadowed, LLVMGetOperand(i, 0)) ||
+           zy_map_has(&a->shadowed, LLVMGetOperand(i, 1));
   default:
     return 0;
   }
@@ -405,7 +444,8 @@ static void compute_shadowed(ZyActivity *a, LLVMValueRef fn,
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
            i = LLVMGetNextInstruction(i))
         if ((is_ptr(i) ||
-             LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMIntegerTypeKind) &&
+             LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMIntegerTypeKind ||
+             (a->aggregates && is_pointer_aggregate(i))) &&
             !zy_map_has(&a->shadowed, i) && derives_shadow(a, i)) {
           zy_map_put(&a->shadowed, i, YES);
           changed = 1;
@@ -681,14 +721,28 @@ static void compute_useful(ZyActivity *a, LLVMValueRef fn, int active_ret) {
   zy_vec_free(&work);
 }
 
-ZyActivity *zy_activity_compute(LLVMValueRef fn,
-                                unsigned long long active_args,
-                                unsigned long long dup_args, int active_ret) {
+static ZyActivity *compute(LLVMValueRef fn, unsigned long long active_args,
+                           unsigned long long dup_args, int active_ret,
+                           int aggregates) {
   ZyActivity *a = calloc(1, sizeof *a);
+  a->aggregates = aggregates;
   compute_shadowed(a, fn, dup_args);
   compute_varied(a, fn, active_args);
   compute_useful(a, fn, active_ret);
   return a;
+}
+
+ZyActivity *zy_activity_compute(LLVMValueRef fn,
+                                unsigned long long active_args,
+                                unsigned long long dup_args, int active_ret) {
+  return compute(fn, active_args, dup_args, active_ret, 0);
+}
+
+ZyActivity *zy_activity_compute_forward(LLVMValueRef fn,
+                                        unsigned long long active_args,
+                                        unsigned long long dup_args,
+                                        int active_ret) {
+  return compute(fn, active_args, dup_args, active_ret, 1);
 }
 
 void zy_activity_free(ZyActivity *a) {
@@ -716,71 +770,4 @@ int zy_activity_active(const ZyActivity *a, LLVMValueRef v) {
 
 int zy_activity_shadowed(const ZyActivity *a, LLVMValueRef v) {
   return zy_map_has(&a->shadowed, v);
-}
-
-/* --- Printer: print<zymase-activity> ------------------------------------ */
-
-typedef struct Buf {
-  char *s;
-  size_t len, cap;
-} Buf;
-
-static void put(Buf *b, const char *s) {
-  size_t n = strlen(s);
-  if (b->len + n + 1 > b->cap) {
-    b->cap = 2 * (b->len + n + 1);
-    b->s = realloc(b->s, b->cap);
-  }
-  memcpy(b->s + b->len, s, n + 1);
-  b->len += n;
-}
-
-static void put_value(Buf *b, const ZyActivity *a, LLVMValueRef v) {
-  put(b, zy_activity_active(a, v)     ? "  active    "
-         : zy_activity_shadowed(a, v) ? "  shadowed  "
-                                      : "  constant  ");
-  char *s = LLVMPrintValueToString(v);
-  char *p = s;
-  while (*p == ' ')
-    p++;
-  char *meta = strstr(p, ", !");
-  if (meta)
-    *meta = 0;
-  put(b, p);
-  put(b, "\n");
-  LLVMDisposeMessage(s);
-}
-
-/* The printer differentiates with respect to every differentiable argument
- * and the return value, with pointer arguments shadowed, as
- * __enzyme_autodiff does by default. */
-void zy_print_activity(LLVMValueRef fn, char **out) {
-  unsigned long long mask = 0, dups = 0;
-  unsigned n = LLVMCountParams(fn);
-  for (unsigned i = 0; i < n && i < 64; i++) {
-    LLVMValueRef p = LLVMGetParam(fn, i);
-    if (zy_type_differentiable(LLVMTypeOf(p)))
-      mask |= 1ull << i;
-    if (is_ptr(p))
-      dups |= 1ull << i;
-  }
-  LLVMTypeRef ret = LLVMGetReturnType(LLVMGlobalGetValueType(fn));
-  zy_registry_scan(LLVMGetGlobalParent(fn));
-  ZyActivity *a =
-      zy_activity_compute(fn, mask, dups, zy_type_differentiable(ret));
-
-  Buf b = {0};
-  put(&b, "activity of '");
-  put(&b, LLVMGetValueName(fn));
-  put(&b, "':\n");
-  for (unsigned i = 0; i < n; i++)
-    put_value(&b, a, LLVMGetParam(fn, i));
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
-       bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
-         i = LLVMGetNextInstruction(i))
-      if (LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMVoidTypeKind)
-        put_value(&b, a, i);
-  zy_activity_free(a);
-  *out = b.s;
 }

@@ -18,6 +18,14 @@ typedef struct ZyActivity ZyActivity;
 ZyActivity *zy_activity_compute(LLVMValueRef fn,
                                 unsigned long long active_args,
                                 unsigned long long dup_args, int active_ret);
+/* The same for forward mode, where an aggregate holding pointers (a
+ * struct a function returns: an augmented function's {result, tape}) has
+ * a shadow too, the aggregate of its pointers' shadows (and its floats'
+ * tangents), and pointers extracted from it have theirs. */
+ZyActivity *zy_activity_compute_forward(LLVMValueRef fn,
+                                        unsigned long long active_args,
+                                        unsigned long long dup_args,
+                                        int active_ret);
 void zy_activity_free(ZyActivity *a);
 
 int zy_activity_varied(const ZyActivity *a, LLVMValueRef v);
@@ -82,5 +90,7 @@ int zy_activity_writes_shadowed_global(ZyActivity *a, LLVMValueRef fn);
 /* Whether values of type `t` can carry a derivative: floating point
  * scalars, vectors of them, and aggregates with such a member. */
 int zy_type_differentiable(LLVMTypeRef t);
+/* Whether type `t` is or holds (in a struct or an array) a pointer. */
+int zy_type_holds_pointer(LLVMTypeRef t);
 
 #endif
