@@ -2,10 +2,10 @@
  * rule table (the tangent from the same row as the adjoint), memory
  * functions on the shadows, functions with a body through their own
  * tangent function, functions with a custom forward derivative through
- * it (tangent_custom.c), and MPI calls through the runtime's handler.
- * What forward mode does not handle yet (OpenMP regions, BLAS, custom
- * gradients without a forward derivative, unknown functions that touch
- * derivatives) is refused here with a located error.
+ * it (tangent_custom.c), and MPI and BLAS calls through the runtime's
+ * handler.  What forward mode does not handle yet (custom gradients
+ * without a forward derivative, unknown functions that touch
+ * derivatives, ...) is refused here with a located error.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 #include "runtime.h"
@@ -306,9 +306,9 @@ static int refused(ZyGen *g, LLVMValueRef call, LLVMValueRef f) {
   if (zy_mpi_handled(f))
     return refuse(g, "use __enzyme_autodiff",
                   "MPI calls are not supported yet");
-  if (zy_blas_routine(f, NULL, NULL))
+  if (zy_blas_routine(f, NULL, NULL) || zy_blas_like(f))
     return refuse(g, "use __enzyme_autodiff",
-                  "BLAS calls are not supported yet");
+                  "BLAS calls are not supported by this build");
   if (zy_registry_custom(f))
     return refuse(g,
                   "register its forward derivative too: void "
@@ -326,7 +326,8 @@ static int refused(ZyGen *g, LLVMValueRef call, LLVMValueRef f) {
 }
 
 /* A call of a runtime with a tangent of its own (MPI: the runtime copies
- * it and communicates the tangents); the code it adds may end the
+ * it and communicates the tangents; BLAS: the tangent in BLAS calls
+ * around the copy); the code it adds may end the
  * primal block's copy in a new block. */
 static int runtime_call(ZyGen *g, LLVMValueRef call, ZyCallMode mode) {
   const ZyCallRuntime *rt = zy_runtime(mode);
@@ -371,6 +372,9 @@ int zy_tangent_call(ZyGen *g, LLVMValueRef call) {
     zy_tangent_copy(g, call);
     return 0;
   }
+  if (f && LLVMIsAFunction(f) &&
+      (zy_blas_routine(f, NULL, NULL) || zy_blas_like(f)))
+    return runtime_call(g, call, ZY_CALL_BLAS); /* blas/blas_tangent.c */
   if (f && LLVMIsAFunction(f) && !LLVMIsDeclaration(f) &&
       !zy_registry_custom(f) && !zy_blas_routine(f, NULL, NULL) &&
       !zy_mpi_handled(f))

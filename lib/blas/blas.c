@@ -1,7 +1,7 @@
 /* blas.c - calls to BLAS routines (recognized by calls/blas_calls.c): the
- * adjoint builder of each row of blas.def, the checks, the arguments and
- * caches of one call, and the emission of BLAS calls and helper loops that the
- * adjoint builders (blas_adjoint.c) use.
+ * adjoint and tangent builders of each row of blas.def, the checks, the
+ * arguments and caches of one call, and the emission of BLAS calls and
+ * helper loops that the builders (blas_adjoint.c, blas_tangent.c) use.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "blas_call.h"
 
@@ -13,7 +13,14 @@
 
 /* The adjoint builder of each row of blas.def (blas_adjoint.c). */
 static int (*const adjoints[])(ZyBlasCall *) = {
-#define ZY_BLAS(name, args, returns, adjoint) adjoint,
+#define ZY_BLAS(name, args, returns, adjoint, tangent) adjoint,
+#include "calls/blas.def"
+#undef ZY_BLAS
+};
+
+/* The tangent builder of each row (blas_tangent.c). */
+static int (*const tangents[])(ZyBlasCall *) = {
+#define ZY_BLAS(name, args, returns, adjoint, tangent) tangent,
 #include "calls/blas.def"
 #undef ZY_BLAS
 };
@@ -232,7 +239,7 @@ static LLVMValueRef reload(ZyBlasCall *c, LLVMValueRef fv) {
 }
 
 LLVMValueRef zy_blas_val(ZyBlasCall *c, unsigned k) {
-  if (zy_blas_planning(c))
+  if (c->phase != ZY_BLAS_REVERSE)
     return c->fval[k];
   if (!c->rval[k])
     c->rval[k] =
@@ -323,6 +330,27 @@ LLVMValueRef zy_blas_mat(ZyBlasCall *c, unsigned k, LLVMValueRef rows,
   return NULL;
 }
 
+LLVMValueRef zy_blas_ptr(ZyBlasCall *c, unsigned k) {
+  return fwd(c->g, zy_blas_arg(c, k));
+}
+
+LLVMValueRef zy_blas_tan(ZyBlasCall *c, unsigned k) {
+  LLVMValueRef op = zy_blas_arg(c, k);
+  if (!zy_blas_active(c, k))
+    return NULL;
+  if (is_array(c->r->args[k]))
+    return zy_shadow_forward_of(c->g, op);
+  if (!c->fortran)
+    return zy_tangent_or_null(c->g, op);
+  return LLVMBuildLoad2(c->g->b, c->ft, zy_shadow_forward_of(c->g, op),
+                        "blas.tan");
+}
+
+void zy_blas_set_result_tangent(ZyBlasCall *c, LLVMValueRef t) {
+  if (t && zy_activity_active(c->g->act, c->call))
+    zy_map_put(&c->g->tangent, c->call, t);
+}
+
 LLVMValueRef zy_blas_shadow(ZyBlasCall *c, unsigned k) {
   return zy_shadow_lookup(c->g, zy_blas_arg(c, k));
 }
@@ -348,6 +376,21 @@ LLVMValueRef zy_blas_fp(ZyBlasCall *c, double v) {
 LLVMValueRef zy_blas_mode(ZyBlasCall *c, char m) {
   return LLVMConstInt(LLVMInt8TypeInContext(c->g->zm->ctx), (unsigned char)m,
                       0);
+}
+
+LLVMValueRef zy_blas_n_if_positive(ZyBlasCall *c, LLVMValueRef n,
+                                   LLVMValueRef inc) {
+  LLVMBuilderRef b = c->g->b;
+  LLVMValueRef zero = zy_blas_int(c, 0);
+  return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, inc, zero, ""), n,
+                         zero, "");
+}
+
+LLVMValueRef zy_blas_abs_int(ZyBlasCall *c, LLVMValueRef v) {
+  LLVMBuilderRef b = c->g->b;
+  return LLVMBuildSelect(b,
+                         LLVMBuildICmp(b, LLVMIntSLT, v, zy_blas_int(c, 0), ""),
+                         LLVMBuildNeg(b, v, ""), v, "");
 }
 
 LLVMValueRef zy_blas_scratch(ZyBlasCall *c, LLVMValueRef n) {
@@ -463,6 +506,9 @@ static void loop_element(LLVMBuilderRef b, int kind, LLVMTypeRef ft,
     LLVMValueRef y = LLVMBuildLoad2(b, ft, py, "");
     LLVMValueRef a = LLVMBuildLoad2(b, ft, acc, "");
     LLVMBuildStore(b, LLVMBuildFAdd(b, a, LLVMBuildFMul(b, x, y, ""), ""), acc);
+  } else if (kind == ZY_BLAS_LOOP_ADD) {
+    LLVMValueRef y = LLVMBuildLoad2(b, ft, py, "");
+    LLVMBuildStore(b, LLVMBuildFAdd(b, y, LLVMBuildFMul(b, s, x, ""), ""), py);
   } else if (kind == ZY_BLAS_LOOP_SCAL) {
     LLVMValueRef z = LLVMBuildFCmp(b, LLVMRealOEQ, s, zero, "");
     LLVMBuildStore(
@@ -474,15 +520,22 @@ static void loop_element(LLVMBuilderRef b, int kind, LLVMTypeRef ft,
                         LLVMConstReal(ft, -1), zero, ""),
         "");
     LLVMValueRef y = LLVMBuildLoad2(b, ft, py, "");
-    LLVMBuildStore(b, LLVMBuildFAdd(b, y, LLVMBuildFMul(b, s, sg, ""), ""), py);
+    if (kind == ZY_BLAS_LOOP_SIGN) {
+      LLVMBuildStore(b, LLVMBuildFAdd(b, y, LLVMBuildFMul(b, s, sg, ""), ""),
+                     py);
+    } else { /* ZY_BLAS_LOOP_SIGNDOT */
+      LLVMValueRef a = LLVMBuildLoad2(b, ft, acc, "");
+      LLVMBuildStore(b, LLVMBuildFAdd(b, a, LLVMBuildFMul(b, sg, y, ""), ""),
+                     acc);
+    }
   }
 }
 
 /* The helper function for `kind`: (i32 m, i32 n, ptr x, i32 ldx, ptr y,
  * i32 ldy, fp s) -> fp, two nested loops over j < n, i < m. */
 static LLVMValueRef loop_fn(ZyBlasCall *c, int kind) {
-  static const char *const kinds[] = {"dot",  "scal",  "sign", "triu",
-                                      "tril", "triu1", "tril1"};
+  static const char *const kinds[] = {"dot",  "scal", "sign",  "signdot", "add",
+                                      "triu", "tril", "triu1", "tril1"};
   char name[64];
   snprintf(name, sizeof name, "zymase.blas.%s.%s", kinds[kind],
            c->single ? "f32" : "f64");
@@ -559,25 +612,69 @@ LLVMValueRef zy_blas_loop(ZyBlasCall *c, int kind, LLVMValueRef m,
 
 /* --- Driving the builders ------------------------------------------------ */
 
+/* The record of `call` with the forward values of its scalars (loaded
+ * here when the Fortran ABI passes them by pointer), or NULL after an
+ * error. */
+static ZyBlasCall *blas_begin(ZyGen *g, LLVMValueRef call) {
+  ZyBlasCall *c = blas_new(g, call);
+  for (unsigned k = 0; c && c->r->args[k]; k++) {
+    char l = c->r->args[k];
+    if (is_array(l) || is_mode(l))
+      continue;
+    LLVMValueRef v = fwd(g, zy_blas_arg(c, k));
+    if (c->fortran)
+      v = LLVMBuildLoad2(g->b, l == 'a' ? c->ft : c->i32, v, "blas.arg");
+    c->fval[k] = v;
+  }
+  return c;
+}
+
 int zy_blas_forward(ZyGen *g, LLVMValueRef call, int after) {
   ZyBlasCall *c = zy_map_get(&g->blas, call);
   if (!after) {
-    c = blas_new(g, call);
+    c = blas_begin(g, call);
     if (!c)
       return -1;
     zy_map_put(&g->blas, call, c);
-    for (unsigned k = 0; c->r->args[k]; k++) {
-      char l = c->r->args[k];
-      if (is_array(l) || is_mode(l))
-        continue;
-      LLVMValueRef v = fwd(g, zy_blas_arg(c, k));
-      if (c->fortran)
-        v = LLVMBuildLoad2(g->b, l == 'a' ? c->ft : c->i32, v, "blas.arg");
-      c->fval[k] = v;
-    }
   }
   c->phase = after ? ZY_BLAS_AFTER : ZY_BLAS_BEFORE;
   return run_adjoint(c);
+}
+
+/* Runs the tangent builder of `c` in `phase` for every direction. */
+static int tangent_phase(ZyBlasCall *c, int phase) {
+  ZyGen *g = c->g;
+  int err = 0;
+  for (unsigned j = 0; j < (g->lanes ? g->width : 1) && !err; j++) {
+    zy_lane_switch(g, j);
+    c->phase = phase;
+    err = tangents[zy_blas_routine_index(c->r)](c);
+  }
+  zy_lane_switch(g, 0);
+  return err;
+}
+
+int zy_blas_tangent(ZyGen *g, LLVMValueRef call) {
+  if (g->lane > 0)
+    return 0; /* the first lane's visit made every lane's tangent */
+  g->cur = call;
+  if (zy_blas_check(g, call))
+    return -1;
+  const ZyBlasRoutine *r = zy_blas_routine(LLVMGetCalledValue(call), 0, 0);
+  if (!tangents[zy_blas_routine_index(r)])
+    return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, "use __enzyme_autodiff",
+                        "forward mode: the BLAS routine '%s' has no tangent "
+                        "yet",
+                        LLVMGetValueName(LLVMGetCalledValue(call)));
+  ZyBlasCall *c = blas_begin(g, call);
+  if (!c)
+    return -1;
+  int err = tangent_phase(c, ZY_BLAS_TAN_BEFORE);
+  zy_tangent_copy(g, call);
+  if (!err)
+    err = tangent_phase(c, ZY_BLAS_TAN_AFTER);
+  free(c);
+  return err;
 }
 
 int zy_blas_reverse(ZyGen *g, LLVMValueRef call, LLVMValueRef d) {
@@ -609,6 +706,7 @@ static const ZyCallRuntime blas_runtime = {.name = "BLAS",
                                            .check_call = zy_blas_check,
                                            .forward = zy_blas_forward,
                                            .reverse = zy_blas_reverse,
+                                           .tangent = zy_blas_tangent,
                                            .release = zy_blas_free};
 
 void zy_blas_register(void) {

@@ -1,6 +1,7 @@
 /* blas.h - calls to BLAS routines (CBLAS names and the Fortran ABI),
- * differentiated by calling BLAS in the adjoint: recognition, the checks,
- * the caches of the forward sweep and the adjoint calls of the reverse.
+ * differentiated by calling BLAS in the adjoint and the tangent:
+ * recognition, the checks, the caches of the forward sweep, the adjoint
+ * calls of the reverse and the tangent calls of forward mode.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #ifndef ZY_AD_BLAS_H
 #define ZY_AD_BLAS_H
@@ -24,6 +25,10 @@ int zy_blas_forward(struct ZyGen *g, LLVMValueRef call, int after);
 /* Reverse sweep: the adjoint of the call (`d`: adjoint of its result, or
  * NULL); 0 or -1. */
 int zy_blas_reverse(struct ZyGen *g, LLVMValueRef call, LLVMValueRef d);
+
+/* Forward mode: the copy of the call and its tangent in every direction
+ * (made by the first lane for all); 0 or -1. */
+int zy_blas_tangent(struct ZyGen *g, LLVMValueRef call);
 
 /* Frees what the sweeps kept per call. */
 void zy_blas_free(struct ZyGen *g);

@@ -15,25 +15,9 @@
 #define EMIT(name, letters, ...)                                               \
   zy_blas_emit(c, name, letters, (LLVMValueRef[]){__VA_ARGS__})
 
-static char flip(char t) { return t == 'N' ? 'T' : 'N'; }
-
 /* Whether the returned value carries an adjoint. */
 static int result_active(ZyBlasCall *c) {
   return zy_activity_active(c->g->act, c->call);
-}
-
-/* n when inc > 0, else 0 (routines that do nothing for inc <= 0). */
-static LLVMValueRef n_if_positive(ZyBlasCall *c, LLVMValueRef n,
-                                  LLVMValueRef inc) {
-  LLVMBuilderRef b = c->g->b;
-  return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, inc, I(0), ""), n,
-                         I(0), "");
-}
-
-static LLVMValueRef abs_int(ZyBlasCall *c, LLVMValueRef v) {
-  LLVMBuilderRef b = c->g->b;
-  return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, v, I(0), ""),
-                         LLVMBuildNeg(b, v, ""), v, "");
 }
 
 /* r = dot(n, x, incx, y, incy): dx += dr y, dy += dr x. */
@@ -67,7 +51,7 @@ int zy_blas_adj_scal(ZyBlasCall *c) {
   LLVMValueRef x = ACT(1) ? zy_blas_vec(c, 2, V(0), V(3), 0) : NULL;
   if (zy_blas_planning(c) || !ACT(2))
     return 0;
-  LLVMValueRef n = n_if_positive(c, V(0), V(3));
+  LLVMValueRef n = zy_blas_n_if_positive(c, V(0), V(3));
   if (ACT(1))
     zy_blas_add_scalar(c, 1, EMIT("dot", "nxixi", n, x, V(3), SH(2), V(3)));
   zy_blas_loop(c, ZY_BLAS_LOOP_SCAL, I(1), n, SH(2), V(3), NULL, NULL, V(1));
@@ -80,8 +64,8 @@ int zy_blas_adj_copy(ZyBlasCall *c) {
     return 0;
   if (ACT(1))
     EMIT("axpy", "naxiyi", V(0), F(1), SH(3), V(4), SH(1), V(2));
-  zy_blas_loop(c, ZY_BLAS_LOOP_SCAL, I(1), V(0), SH(3), abs_int(c, V(4)), NULL,
-               NULL, F(0));
+  zy_blas_loop(c, ZY_BLAS_LOOP_SCAL, I(1), V(0), SH(3),
+               zy_blas_abs_int(c, V(4)), NULL, NULL, F(0));
   return 0;
 }
 
@@ -106,8 +90,8 @@ int zy_blas_adj_asum(ZyBlasCall *c) {
       result_active(c) && ACT(1) ? zy_blas_vec(c, 1, V(0), V(2), 0) : NULL;
   if (zy_blas_planning(c) || !c->d || !ACT(1))
     return 0;
-  zy_blas_loop(c, ZY_BLAS_LOOP_SIGN, I(1), n_if_positive(c, V(0), V(2)), x,
-               V(2), SH(1), V(2), c->d);
+  zy_blas_loop(c, ZY_BLAS_LOOP_SIGN, I(1), zy_blas_n_if_positive(c, V(0), V(2)),
+               x, V(2), SH(1), V(2), c->d);
   return 0;
 }
 
@@ -115,7 +99,7 @@ int zy_blas_adj_asum(ZyBlasCall *c) {
  * dA += a dy x^T (or a x dy^T), dx += a op(A)^T dy, da += dot(dy, op(A) x),
  * db += dot(dy, y before), dy *= b. */
 int zy_blas_adj_gemv(ZyBlasCall *c) {
-  char t = c->rowmajor ? flip(c->mode[0]) : c->mode[0];
+  char t = c->rowmajor ? zy_blas_flip(c->mode[0]) : c->mode[0];
   LLVMValueRef m = c->rowmajor ? V(2) : V(1), n = c->rowmajor ? V(1) : V(2);
   LLVMValueRef lenx = t == 'N' ? n : m, leny = t == 'N' ? m : n;
   LLVMValueRef A = ACT(6) || ACT(3) ? zy_blas_mat(c, 4, m, n, V(5), 0) : NULL;
@@ -138,10 +122,10 @@ int zy_blas_adj_gemv(ZyBlasCall *c) {
   if (ACT(4) && t == 'T')
     EMIT("ger", "nnaxixiCl", m, n, V(3), x, V(7), dy, V(10), SH(4), V(5));
   if (ACT(6))
-    EMIT("gemv", "TnnaAlxiayi", MODE(flip(t)), m, n, V(3), A, V(5), dy, V(10),
-         F(1), SH(6), V(7));
-  zy_blas_loop(c, ZY_BLAS_LOOP_SCAL, I(1), leny, dy, abs_int(c, V(10)), NULL,
-               NULL, V(8));
+    EMIT("gemv", "TnnaAlxiayi", MODE(zy_blas_flip(t)), m, n, V(3), A, V(5), dy,
+         V(10), F(1), SH(6), V(7));
+  zy_blas_loop(c, ZY_BLAS_LOOP_SCAL, I(1), leny, dy, zy_blas_abs_int(c, V(10)),
+               NULL, NULL, V(8));
   return 0;
 }
 
@@ -202,14 +186,14 @@ int zy_blas_adj_gemm(ZyBlasCall *c) {
     zy_blas_add_scalar(
         c, 10, zy_blas_loop(c, ZY_BLAS_LOOP_DOT, m, n, C, ldc, dC, ldc, NULL));
   if (ACT(ia) && ta == 'N')
-    EMIT("gemm", "TTnnnaAlAlaCl", MODE('N'), MODE(flip(tb)), m, k, n, V(5), dC,
-         ldc, B, ldb, F(1), SH(ia), lda);
+    EMIT("gemm", "TTnnnaAlAlaCl", MODE('N'), MODE(zy_blas_flip(tb)), m, k, n,
+         V(5), dC, ldc, B, ldb, F(1), SH(ia), lda);
   if (ACT(ia) && ta == 'T')
     EMIT("gemm", "TTnnnaAlAlaCl", MODE(tb), MODE('T'), k, m, n, V(5), B, ldb,
          dC, ldc, F(1), SH(ia), lda);
   if (ACT(ib) && tb == 'N')
-    EMIT("gemm", "TTnnnaAlAlaCl", MODE(flip(ta)), MODE('N'), k, n, m, V(5), A,
-         lda, dC, ldc, F(1), SH(ib), ldb);
+    EMIT("gemm", "TTnnnaAlAlaCl", MODE(zy_blas_flip(ta)), MODE('N'), k, n, m,
+         V(5), A, lda, dC, ldc, F(1), SH(ib), ldb);
   if (ACT(ib) && tb == 'T')
     EMIT("gemm", "TTnnnaAlAlaCl", MODE('T'), MODE(ta), n, k, m, V(5), dC, ldc,
          A, lda, F(1), SH(ib), ldb);
@@ -217,15 +201,13 @@ int zy_blas_adj_gemm(ZyBlasCall *c) {
   return 0;
 }
 
-static char flip_uplo(char u) { return u == 'U' ? 'L' : 'U'; }
-
 /* C = a op(A) op(A)^T + b C on triangle `uplo` of C, n x n: with T the
  * triangle of dC, dA += a (T + T^T) op(A) (or op(A)^T ...),
  * da += <T, op(A) op(A)^T>, db += <T, C before>, dC -= (1 - b) T. */
 int zy_blas_adj_syrk(ZyBlasCall *c) {
   char uplo = c->mode[0], t = c->mode[1];
   if (c->rowmajor)
-    uplo = flip_uplo(uplo), t = flip(t);
+    uplo = zy_blas_flip_uplo(uplo), t = zy_blas_flip(t);
   LLVMValueRef n = V(2), k = V(3), lda = V(6), ldc = V(9);
   LLVMValueRef A = ACT(5) || ACT(4) ? zy_blas_mat(c, 5, t == 'N' ? n : k,
                                                   t == 'N' ? k : n, lda, 0)
@@ -240,8 +222,8 @@ int zy_blas_adj_syrk(ZyBlasCall *c) {
   zy_blas_loop(c, tri, n, n, dC, ldc, T, n, F(1));
   if (ACT(4)) {
     LLVMValueRef P = zy_blas_scratch(c, nn);
-    EMIT("gemm", "TTnnnaAlAlaCl", MODE(t), MODE(flip(t)), n, n, k, F(1), A, lda,
-         A, lda, F(0), P, n);
+    EMIT("gemm", "TTnnnaAlAlaCl", MODE(t), MODE(zy_blas_flip(t)), n, n, k, F(1),
+         A, lda, A, lda, F(0), P, n);
     zy_blas_add_scalar(
         c, 4, zy_blas_loop(c, ZY_BLAS_LOOP_DOT, n, n, T, n, P, n, NULL));
     zy_blas_release(c, P);
@@ -275,15 +257,15 @@ static void add_triangle(ZyBlasCall *c, LLVMValueRef S, LLVMValueRef n,
 int zy_blas_adj_trsv(ZyBlasCall *c) {
   char uplo = c->mode[0], t = c->mode[1], diag = c->mode[2];
   if (c->rowmajor)
-    uplo = flip_uplo(uplo), t = flip(t);
+    uplo = zy_blas_flip_uplo(uplo), t = zy_blas_flip(t);
   LLVMValueRef n = V(3), lda = V(5), inc = V(7);
   LLVMValueRef A = ACT(6) ? zy_blas_mat(c, 4, n, n, lda, 0) : NULL;
   LLVMValueRef x = ACT(4) && ACT(6) ? zy_blas_vec(c, 6, n, inc, 1) : NULL;
   if (zy_blas_planning(c) || !ACT(6))
     return 0;
   LLVMValueRef dx = SH(6);
-  EMIT("trsv", "UTDnAlyi", MODE(uplo), MODE(flip(t)), MODE(diag), n, A, lda, dx,
-       inc);
+  EMIT("trsv", "UTDnAlyi", MODE(uplo), MODE(zy_blas_flip(t)), MODE(diag), n, A,
+       lda, dx, inc);
   if (ACT(4)) {
     LLVMValueRef S = zy_blas_scratch(c, LLVMBuildMul(c->g->b, n, n, ""));
     if (t == 'N')
@@ -303,7 +285,7 @@ int zy_blas_adj_trsm(ZyBlasCall *c) {
   char side = c->mode[0], uplo = c->mode[1], t = c->mode[2], diag = c->mode[3];
   LLVMValueRef m = V(4), n = V(5), lda = V(8), ldb = V(10);
   if (c->rowmajor) {
-    side = side == 'L' ? 'R' : 'L', uplo = flip_uplo(uplo);
+    side = side == 'L' ? 'R' : 'L', uplo = zy_blas_flip_uplo(uplo);
     m = V(5), n = V(4);
   }
   LLVMValueRef na = side == 'L' ? m : n;
@@ -314,8 +296,8 @@ int zy_blas_adj_trsm(ZyBlasCall *c) {
     return 0;
   LLVMValueRef dB = SH(9);
   int unscaled = ACT(6) || ACT(7);
-  EMIT("trsm", "SUTDnnaAlCl", MODE(side), MODE(uplo), MODE(flip(t)), MODE(diag),
-       m, n, unscaled ? F(1) : V(6), A, lda, dB, ldb);
+  EMIT("trsm", "SUTDnnaAlCl", MODE(side), MODE(uplo), MODE(zy_blas_flip(t)),
+       MODE(diag), m, n, unscaled ? F(1) : V(6), A, lda, dB, ldb);
   if (ACT(7)) {
     LLVMValueRef S = zy_blas_scratch(c, LLVMBuildMul(c->g->b, na, na, ""));
     LLVMValueRef P = t == 'N' ? dB : X, Q = t == 'N' ? X : dB;

@@ -6,7 +6,7 @@
 #include <string.h>
 
 static const ZyBlasRoutine routines[] = {
-#define ZY_BLAS(name, args, returns, adjoint) {#name, args, returns},
+#define ZY_BLAS(name, args, returns, adjoint, tangent) {#name, args, returns},
 #include "blas.def"
 #undef ZY_BLAS
 };
