@@ -6,11 +6,12 @@
 // cached values carry tangents into the reverse part.  Cases: a
 // determinant by expansion in minors (recursion: never inlined), a
 // rotation helper with heap scratch called in a loop (noinline: a {tape}
-// of a void function), and both through -O0, where nothing is inlined.
+// of a void function), a noinline function called once (its tape stored
+// nowhere), and all through -O0, where nothing is inlined.
 // Hessian-vector products against central differences of the gradient,
 // and the symmetry w.(H v) = v.(H w).  Before forward mode knew these
-// structs, each case was refused ("a pointer without a shadow is stored to
-// memory that has one").
+// structs, the first two were refused ("a pointer without a shadow is
+// stored to memory that has one") and the third was silently wrong.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // RUN: %clang -O0 %s -lm -o %t0 && %t0
 // RUN: %clang -O2 %s -lm -o %t2 && %t2
@@ -68,6 +69,20 @@ double project(const double *p) {
   return e;
 }
 
+/* a noinline callee called once, outside any loop: its tape pointer goes
+ * straight from its augmented forward to its reverse, stored nowhere (so
+ * nothing was refused: H v came out wrong, Hv[5] -7.02 for -4.54, before
+ * the struct had a shadow) */
+__attribute__((noinline)) double wsq(const double *p, int n) {
+  double s = 0;
+  for (int i = 0; i < n; i++)
+    s += p[i] * p[i] * sin(p[i]);
+  return s;
+}
+double once(const double *x) {
+  return sin(x[0]) * wsq(x + 4, 3) + x[1] * x[2] * x[3];
+}
+
 #define MAXN 16
 /* g += the gradient of f; hv = H(x) v through forward over reverse */
 #define GRAD_HVP(f)                                                            \
@@ -81,6 +96,7 @@ double project(const double *p) {
   }
 GRAD_HVP(det4)
 GRAD_HVP(project)
+GRAD_HVP(once)
 
 typedef void (*GradFn)(const double *, double *);
 typedef void (*HvpFn)(const double *, const double *, double *, int);
@@ -131,5 +147,6 @@ int main(void) {
     p[3 + i] = 0.4 * cos(1.3 * i) + (i % 3 == 2 ? 5 : 0);
   check("det", grad_det4, hvp_det4, a, 16);
   check("project", grad_project, hvp_project, p, 3 + 3 * NPTS);
+  check("once", grad_once, hvp_once, p, 7);
   return zy_report();
 }
