@@ -370,8 +370,8 @@ static int read_activity(ZyCall *c, ZyMarker m, const char *mname,
   return 0;
 }
 
-/* enzyme_width, N anywhere in the call: c->width (1 without).  Only
- * forward mode has vector mode yet. */
+/* enzyme_width, N anywhere in the call: c->width (1 without).  Forward
+ * mode and __enzyme_autodiff have vector mode; split mode not yet. */
 static int read_width(ZyCall *c) {
   unsigned n = LLVMGetNumArgOperands(c->call);
   c->width = 1;
@@ -379,12 +379,13 @@ static int read_width(ZyCall *c) {
     const char *mname = NULL;
     if (zy_abi_marker(LLVMGetOperand(c->call, k), &mname) != ZY_MARK_WIDTH)
       continue;
-    if (!c->fwd)
+    if (c->split)
       return zy_error(ZY_ERR_BAD_MARKER, c->fn, c->call,
-                      "vector mode is implemented for __enzyme_fwddiff; "
-                      "call the gradient once per direction",
-                      "marker 'enzyme_width' is not supported by this "
-                      "entry point yet");
+                      "use __enzyme_autodiff with enzyme_width N (vector "
+                      "reverse mode in one call), or split mode once per "
+                      "direction",
+                      "marker 'enzyme_width' is not supported by the "
+                      "split-mode entry points yet");
     LLVMValueRef v = k + 1 < n ? LLVMGetOperand(c->call, k + 1) : NULL;
     long long w = v && LLVMIsAConstantInt(v) ? LLVMConstIntGetSExtValue(v) : 0;
     if (w < 1 || w > 64)
@@ -430,9 +431,10 @@ int zy_abi_read_arguments(ZyCall *c) {
     }
     LLVMValueRef stride = NULL;
     if (m == ZY_MARK_DUPV || m == ZY_MARK_DUPNONEEDV) {
-      if (!c->fwd)
+      if (c->split)
         return zy_error(ZY_ERR_BAD_MARKER, c->fn, c->call,
-                        "vector mode is implemented for __enzyme_fwddiff",
+                        "vector mode is implemented for __enzyme_fwddiff "
+                        "and __enzyme_autodiff",
                         "marker '%s' is not supported by this entry point "
                         "yet",
                         mname);

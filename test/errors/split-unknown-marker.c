@@ -1,4 +1,4 @@
-// errors/split-unknown-marker.c - a marker these entry points do not support (enzyme_width: vector mode is __enzyme_fwddiff's only) in __enzyme_augmentfwd and __enzyme_reverse is a bad-marker error at each call.
+// errors/split-unknown-marker.c - a marker these entry points do not support (enzyme_width: vector mode is __enzyme_fwddiff's and __enzyme_autodiff's only) in __enzyme_augmentfwd and __enzyme_reverse is a bad-marker error at each call.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // RUN: %not %clang -c -O0 -g %s -o %t.o 2>&1 | %FileCheck %s --implicit-check-not=PLEASE --implicit-check-not='internal error'
 // RUN: %not %clang -c -O2 -g %s -o %t.o 2>&1 | %FileCheck %s --implicit-check-not=PLEASE --implicit-check-not='internal error'
