@@ -57,8 +57,9 @@ typedef struct ZyCall {
   LLVMValueRef shadows[ZY_ABI_MAX_SHADOWS]; /* per argument, its `width`
                                                lanes in order           */
   unsigned nargs, nshadows;
-  LLVMValueRef extra[4]; /* (split) values after the last parameter     */
-  unsigned extraop[4];   /* ... and their operand indices                */
+  LLVMValueRef extra[68]; /* (split) values after the last parameter:
+                             the return adjoint(s), the tape             */
+  unsigned extraop[68];   /* ... and their operand indices               */
   unsigned nextra;
   /* Split-mode options. */
   long long allocated;   /* enzyme_allocated's size, -1 if not given    */

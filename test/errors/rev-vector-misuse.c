@@ -1,4 +1,4 @@
-// errors/rev-vector-misuse.c - vector reverse mode (enzyme_width N in __enzyme_autodiff) refuses, with a located error at the call or the construct: a width of 0, a pointer missing one of its N shadows, a declared result too small for the N adjoints of each active argument, enzyme_width in split mode (__enzyme_augmentfwd, __enzyme_reverse), and what one forward sweep cannot serve for several lanes: a global variable with derivatives (one shadow), a call of a function with a custom gradient (its pair takes one shadow per pointer), a BLAS call, and realloc of memory the function did not allocate.
+// errors/rev-vector-misuse.c - vector reverse mode (enzyme_width N in __enzyme_autodiff) refuses, with a located error at the call or the construct: a width of 0, a pointer missing one of its N shadows, a declared result too small for the N adjoints of each active argument, in split mode a reverse pass given more return adjoints than lanes or another width than the forward pass (it would misread the tape), and what one forward sweep cannot serve for several lanes: a global variable with derivatives (one shadow), a call of a function with a custom gradient (its pair takes one shadow per pointer), a BLAS call, and realloc of memory the function did not allocate.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // RUN: %not %clang -c -O0 -g %s -o %t.o 2>&1 | %FileCheck %s --implicit-check-not=PLEASE --implicit-check-not='internal error'
 // RUN: %not %clang -c -O2 -g %s -o %t.o 2>&1 | %FileCheck %s --implicit-check-not=PLEASE --implicit-check-not='internal error'
@@ -13,6 +13,7 @@ double __enzyme_autodiff(void *, ...);
 T2 __enzyme_autodiff2(void *, ...);
 void __enzyme_autodiff_void(void *, ...);
 void *__enzyme_augmentfwd(void *, ...);
+T2 __enzyme_reverse(void *, ...);
 double cblas_ddot(int n, const double *x, int incx, const double *y, int incy);
 extern int enzyme_width, enzyme_dup, enzyme_dupv, enzyme_const;
 
@@ -39,11 +40,12 @@ double too_small(double x) {
   return __enzyme_autodiff((void *)f, enzyme_width, 2, x);
 }
 
-void *split(double x) {
-  // CHECK: rev-vector-misuse.c:[[@LINE+3]]:10: error: [zymase:bad-marker] {{.*}}marker 'enzyme_width' is not supported by the split-mode entry points yet
-  // CHECK: hint: use __enzyme_autodiff with enzyme_width N (vector reverse mode in one call), or split mode once per direction
-  // NOG: error: [zymase:bad-marker] {{.*}}marker 'enzyme_width' is not supported by the split-mode entry points yet
-  return __enzyme_augmentfwd((void *)f, enzyme_width, 2, x);
+T2 split_adjoints(double x) {
+  void *tape = __enzyme_augmentfwd((void *)f, enzyme_width, 2, x);
+  // CHECK: rev-vector-misuse.c:[[@LINE+3]]:10: error: [zymase:bad-call] {{.*}}too many return adjoints: enzyme_width 2 takes 2
+  // CHECK: hint: pass the N adjoints of the result (a struct of N values, or N values), then the tape
+  // NOG: error: [zymase:bad-call] {{.*}}too many return adjoints: enzyme_width 2 takes 2
+  return __enzyme_reverse((void *)f, enzyme_width, 2, x, 1.0, 2.0, 3.0, tape);
 }
 
 double state;
@@ -90,4 +92,13 @@ void realloc_caller(double *p, double *dp) {
   // NOG: error: [zymase:unsupported] {{.*}}realloc of memory the function did not allocate
   __enzyme_autodiff_void((void *)grow, enzyme_width, 2, enzyme_dupv, 64, p, dp,
                          4);
+}
+
+double g2(double x, double y) { return x * y; }
+T2 split_widths(double x, double y) {
+  void *tape = __enzyme_augmentfwd((void *)g2, enzyme_width, 2, x, y);
+  // (reported once every call is lowered)
+  // CHECK: rev-vector-misuse.c:[[@LINE+2]]:10: error: [zymase:bad-call] {{.*}}this __enzyme_reverse differentiates with another activity than every __enzyme_augmentfwd of the function
+  // NOG: error: [zymase:bad-call] {{.*}}this __enzyme_reverse differentiates with another activity
+  return __enzyme_reverse((void *)g2, x, y, 1.0, tape);
 }

@@ -12,8 +12,12 @@
 // overwritten values are cached for the reverse sweep, with shadows given
 // one by one; calls made once for all lanes (a callee returning a pointer
 // into its argument, recursion through a pointer, a callee in a loop)
-// beside sincos, memset, a pointer select and heap memory.  Valgrind
-// checks that each lane's shadow memory is freed.
+// beside sincos, memset, a pointer select and heap memory; split mode
+// (__enzyme_augmentfwd, __enzyme_reverse) of width 2 and 3 with the N
+// return adjoints as a struct of N doubles (Enzyme's [N x double], passed
+// in registers or by value), as N doubles or left out (1.0), and a
+// returned pointer's N shadows.  Valgrind checks that each lane's shadow
+// memory is freed.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // RUN: %clang -O0 %s -lm -o %t0 && %t0
 // RUN: %clang -O2 %s -lm -o %t2 && %t2
@@ -332,8 +336,112 @@ static void calls(void) {
   }
 }
 
+/* Split mode: lane j's return adjoint dr[j] and p's seeds vp[j]. */
+double sp_fun(double x, double *p) {
+  double v = p[0] * sin(x) + p[1] * x * x;
+  p[0] = v;
+  return v * p[1];
+}
+
+static double sp_value(double x, const double *p0, double dr,
+                       const double *vp) {
+  double p[2] = {p0[0], p0[1]};
+  double r = sp_fun(x, p);
+  return dr * r + vp[0] * p[0] + vp[1] * p[1];
+}
+
+double *sp_at(double *a, int k) {
+  a[k] *= a[k];
+  return a + k;
+}
+
+static void split(void) {
+  typedef struct {
+    double d[2];
+  } S2;
+  typedef struct {
+    double d[3];
+  } S3;
+  void *__enzyme_augmentfwd(void *, ...);
+  S3 __enzyme_reverse3(void *, ...);
+  S2 __enzyme_reverse2(void *, ...);
+  double __enzyme_reverse1(void *, ...);
+  double x = 0.8, p0[2] = {0.6, 1.7}, p[2], dp[3][2], dp1[2];
+  double vp[3][2] = {{1, 0}, {0, 1}, {0.5, -2}};
+  S3 dr = {{1, 2, -1}};
+  char what[96];
+  memcpy(p, p0, sizeof p);
+  memcpy(dp, vp, sizeof dp);
+  void *tape = __enzyme_augmentfwd((void *)sp_fun, enzyme_width, 3, x,
+                                   enzyme_dupv, sizeof dp[0], p, dp);
+  S3 g = __enzyme_reverse3((void *)sp_fun, enzyme_width, 3, x, enzyme_dupv,
+                           sizeof dp[0], p, dp, dr, tape);
+  for (int j = 0; j < 3; j++) {
+    double q[2] = {p0[0], p0[1]};
+    memcpy(dp1, vp[j], sizeof dp1);
+    void *t1 = __enzyme_augmentfwd((void *)sp_fun, x, q, dp1);
+    double g1 = __enzyme_reverse1((void *)sp_fun, x, q, dp1, dr.d[j], t1);
+    snprintf(what, sizeof what, "split w3 lane %d dx = width 1", j);
+    zy_check_close(what, g.d[j], g1, 1e-13);
+    snprintf(what, sizeof what, "split w3 lane %d dx (finite diff)", j);
+    zy_check_close(what, g.d[j],
+                   ZY_DIFF(t, x, sp_value(t, p0, dr.d[j], vp[j])), 1e-8);
+    for (int i = 0; i < 2; i++) {
+      double ps[2] = {p0[0], p0[1]};
+      snprintf(what, sizeof what, "split w3 lane %d dp[%d] = width 1", j, i);
+      zy_check_close(what, dp[j][i], dp1[i], 1e-13);
+      snprintf(what, sizeof what, "split w3 lane %d dp[%d] (finite diff)", j,
+               i);
+      zy_check_close(what, dp[j][i],
+                     ZY_DIFF(t, p0[i],
+                             (ps[i] = t, sp_value(x, ps, dr.d[j], vp[j]))),
+                     1e-8);
+    }
+  }
+  /* width 2: the adjoints as a struct (two doubles in registers), as two
+   * doubles, or none (1.0 each) */
+  double one = ZY_DIFF(t, x, sp_value(t, p0, 1, (double[2]){0, 0}));
+  for (int form = 0; form < 3; form++) {
+    double d2[2][2] = {{0}};
+    S2 r2 = {{3, -0.5}}, g2;
+    memcpy(p, p0, sizeof p);
+    tape = __enzyme_augmentfwd((void *)sp_fun, enzyme_width, 2, x, p, d2[0],
+                               d2[1]);
+    if (form == 0)
+      g2 = __enzyme_reverse2((void *)sp_fun, enzyme_width, 2, x, p, d2[0],
+                             d2[1], r2, tape);
+    else if (form == 1)
+      g2 = __enzyme_reverse2((void *)sp_fun, enzyme_width, 2, x, p, d2[0],
+                             d2[1], 3.0, -0.5, tape);
+    else
+      g2 = __enzyme_reverse2((void *)sp_fun, enzyme_width, 2, x, p, d2[0],
+                             d2[1], tape);
+    snprintf(what, sizeof what, "split w2 form %d lane 0", form);
+    zy_check_close(what, g2.d[0], (form == 2 ? 1 : 3) * one, 1e-8);
+    snprintf(what, sizeof what, "split w2 form %d lane 1", form);
+    zy_check_close(what, g2.d[1], (form == 2 ? 1 : -0.5) * one, 1e-8);
+  }
+  /* a returned pointer: its N shadows come back from the forward pass */
+  typedef struct {
+    void *tape;
+    double *r, *s0, *s1;
+  } AugP;
+  AugP __enzyme_augmentfwdp(void *, ...);
+  void __enzyme_reversev(void *, ...);
+  double a[3] = {1, 2, 3}, da0[3] = {0}, da1[3] = {0};
+  AugP ap = __enzyme_augmentfwdp((void *)sp_at, enzyme_width, 2, a, da0, da1,
+                                 1);
+  zy_check_close("split returned pointer", *ap.r, 4, 0);
+  *ap.s0 += 1;
+  *ap.s1 += 5;
+  __enzyme_reversev((void *)sp_at, enzyme_width, 2, a, da0, da1, 1, ap.tape);
+  zy_check_close("split returned pointer lane 0", da0[1], 2 * 2, 0);
+  zy_check_close("split returned pointer lane 1", da1[1], 5 * 2 * 2, 0);
+}
+
 int main(void) {
   scalars();
+  split();
   jacobian();
   loop();
   calls();
