@@ -49,16 +49,17 @@ typedef struct ZyCall {
   int split;        /* split-mode markers and trailing values allowed  */
   int fwd;          /* __enzyme_fwddiff: a float's tangent follows it  */
   ZySig sig;
-  unsigned width; /* enzyme_width's N (1 without): in forward mode each
-                     tangent and shadow comes N times, lane by lane    */
-  LLVMValueRef args[64 + ZY_ABI_MAX_SHADOWS + 3]; /* primal arguments,
-                                                     then shadows, then more */
+  unsigned width; /* enzyme_width's N (1 without): each tangent and
+                     shadow comes N times, lane by lane                */
+  LLVMValueRef args[64 + ZY_ABI_MAX_SHADOWS + 64 + 3]; /* primal arguments,
+                             then shadows, then return adjoints, then more */
   unsigned argop[64];      /* operand index of each primal argument      */
   LLVMValueRef shadows[ZY_ABI_MAX_SHADOWS]; /* per argument, its `width`
                                                lanes in order           */
   unsigned nargs, nshadows;
-  LLVMValueRef extra[4]; /* (split) values after the last parameter     */
-  unsigned extraop[4];   /* ... and their operand indices                */
+  LLVMValueRef extra[68]; /* (split) values after the last parameter:
+                             the return adjoint(s), the tape             */
+  unsigned extraop[68];   /* ... and their operand indices               */
   unsigned nextra;
   /* Split-mode options. */
   long long allocated;   /* enzyme_allocated's size, -1 if not given    */

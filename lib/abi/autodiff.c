@@ -6,7 +6,8 @@
 
 static const char *const HINT =
     "declare a struct with one field per active argument, of the "
-    "argument's type, in argument order (or double for one)";
+    "argument's type, in argument order (or double for one); with "
+    "enzyme_width N, an array of N such values per active argument";
 
 static int lower(ZyCall *c) {
   if (zy_abi_read_arguments(c))
@@ -22,8 +23,16 @@ static int lower(ZyCall *c) {
                       "the function returns an aggregate; __enzyme_autodiff "
                       "needs a scalar floating-point result to seed");
     c->sig.active_ret = 1;
-    c->args[c->nargs++] = zy_const_fp(fret, 1.0);
+    for (unsigned j = 0; j < c->width; j++) /* each lane seeds 1.0 */
+      c->args[c->nargs++] = zy_const_fp(fret, 1.0);
   }
+  if (c->width > 1 && zy_device_module(c->zm->mod))
+    return zy_error(ZY_ERR_UNSUPPORTED, c->fn, c->call,
+                    "call __enzyme_autodiff once per direction (without "
+                    "enzyme_width)",
+                    "vector reverse mode (enzyme_width %u) in device code is "
+                    "not supported",
+                    c->width);
   /* What the caller's code says about the arguments' types seeds the
    * function's type analysis. */
   ZyTT *seeds = zy_abi_seeds(c);
@@ -31,7 +40,8 @@ static int lower(ZyCall *c) {
   zy_abi_free_seeds(c, seeds);
   if (!grad)
     return -1;
-  LLVMValueRef check = zy_opt_check_fwd() ? zy_fwdcheck_begin(c) : NULL;
+  LLVMValueRef check =
+      zy_opt_check_fwd() && c->width == 1 ? zy_fwdcheck_begin(c) : NULL;
   LLVMValueRef grads = LLVMBuildCall2(c->b, LLVMGlobalGetValueType(grad), grad,
                                       c->args, c->nargs, "");
   if (check)

@@ -370,8 +370,7 @@ static int read_activity(ZyCall *c, ZyMarker m, const char *mname,
   return 0;
 }
 
-/* enzyme_width, N anywhere in the call: c->width (1 without).  Only
- * forward mode has vector mode yet. */
+/* enzyme_width, N anywhere in the call: c->width (1 without). */
 static int read_width(ZyCall *c) {
   unsigned n = LLVMGetNumArgOperands(c->call);
   c->width = 1;
@@ -379,12 +378,6 @@ static int read_width(ZyCall *c) {
     const char *mname = NULL;
     if (zy_abi_marker(LLVMGetOperand(c->call, k), &mname) != ZY_MARK_WIDTH)
       continue;
-    if (!c->fwd)
-      return zy_error(ZY_ERR_BAD_MARKER, c->fn, c->call,
-                      "vector mode is implemented for __enzyme_fwddiff; "
-                      "call the gradient once per direction",
-                      "marker 'enzyme_width' is not supported by this "
-                      "entry point yet");
     LLVMValueRef v = k + 1 < n ? LLVMGetOperand(c->call, k + 1) : NULL;
     long long w = v && LLVMIsAConstantInt(v) ? LLVMConstIntGetSExtValue(v) : 0;
     if (w < 1 || w > 64)
@@ -430,12 +423,6 @@ int zy_abi_read_arguments(ZyCall *c) {
     }
     LLVMValueRef stride = NULL;
     if (m == ZY_MARK_DUPV || m == ZY_MARK_DUPNONEEDV) {
-      if (!c->fwd)
-        return zy_error(ZY_ERR_BAD_MARKER, c->fn, c->call,
-                        "vector mode is implemented for __enzyme_fwddiff",
-                        "marker '%s' is not supported by this entry point "
-                        "yet",
-                        mname);
       stride = ++k < n ? LLVMGetOperand(c->call, k) : NULL;
       if (!stride || LLVMGetTypeKind(LLVMTypeOf(stride)) != LLVMIntegerTypeKind)
         return zy_error(ZY_ERR_BAD_MARKER, c->fn, c->call,

@@ -151,7 +151,7 @@ static void record(ZyCall *c, int reverse, LLVMValueRef call) {
 static int same_activity(ZySig a, ZySig b) {
   return a.active_args == b.active_args && a.dup_args == b.dup_args &&
          a.active_ret == b.active_ret && a.dup_ret == b.dup_ret &&
-         a.inline_tape == b.inline_tape;
+         a.inline_tape == b.inline_tape && a.width == b.width;
 }
 
 int zy_check_split_pairs(ZyModule *zm) {
@@ -170,8 +170,9 @@ int zy_check_split_pairs(ZyModule *zm) {
     if (forwards && !match)
       err = zy_error(ZY_ERR_BAD_CALL, r->fn, r->call,
                      "give __enzyme_augmentfwd and __enzyme_reverse the "
-                     "same markers for the arguments and the return, and "
-                     "enzyme_allocated (a tape by value) to both or neither",
+                     "same markers for the arguments and the return, the "
+                     "same enzyme_width, and enzyme_allocated (a tape by "
+                     "value) to both or neither",
                      "this __enzyme_reverse differentiates with another "
                      "activity than every __enzyme_augmentfwd of the "
                      "function, so it would misread their tapes");
@@ -184,8 +185,9 @@ int zy_check_split_pairs(ZyModule *zm) {
 
 static const char *const AUG_HINT =
     "declare the result as void* (the tape) or as a struct { void *tape; "
-    "the result; the result's shadow }, without the tape when enzyme_tape "
-    "is given and without the result when enzyme_noret is";
+    "the result; the result's shadow (N with enzyme_width N) }, without the "
+    "tape when enzyme_tape is given and without the result when "
+    "enzyme_noret is";
 
 static const char *const INLINE_HINT =
     "declare the result as a type of enzyme_allocated's N bytes (the tape), "
@@ -201,8 +203,8 @@ static int give_augmented(ZyCall *c, LLVMValueRef res, LLVMValueRef inl) {
                     ? LLVMCountStructElementTypes(rty)
                     : 0; /* (void: an inline tape and no result) */
   unsigned last = nf - 1, n = 0, f = 0;
-  LLVMValueRef vals[3];
-  LLVMTypeRef types[3];
+  LLVMValueRef vals[2 + 64];
+  LLVMTypeRef types[2 + 64];
   LLVMValueRef tape =
       inl ? NULL : LLVMBuildExtractValue(c->b, res, last, "tape");
   if (c->tape_ptr) /* a caller's buffer, maybe a char array */
@@ -214,8 +216,8 @@ static int give_augmented(ZyCall *c, LLVMValueRef res, LLVMValueRef inl) {
       vals[n++] = LLVMBuildExtractValue(c->b, res, f, "");
     f++;
   }
-  if (c->sig.dup_ret && !c->noret)
-    vals[n++] = LLVMBuildExtractValue(c->b, res, f, "");
+  for (unsigned j = 0; j < c->width && c->sig.dup_ret && !c->noret; j++)
+    vals[n++] = LLVMBuildExtractValue(c->b, res, f + j, ""); /* each lane's */
   for (unsigned k = 0; k < n; k++)
     types[k] = LLVMTypeOf(vals[k]);
   if (inl) {
@@ -306,13 +308,105 @@ static LLVMValueRef inline_tape_arg(ZyCall *c, LLVMValueRef t, unsigned op) {
   return buf;
 }
 
+/* Appends to `out` the values of the floating-point type `t` that
+ * argument `v` (operand `op`) holds: itself (converted), the elements of
+ * a vector or aggregate (how C passes a small struct of them), or the
+ * memory of a byval copy.  Returns how many, or -1 if it holds others. */
+static int lanes_of(ZyCall *c, LLVMValueRef v, unsigned op, LLVMTypeRef t,
+                    LLVMValueRef *out, unsigned room) {
+  unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
+  LLVMAttributeRef a =
+      op ? LLVMGetCallSiteEnumAttribute(c->call, op + 1, byval) : NULL;
+  LLVMTypeRef vt = a ? LLVMGetTypeAttributeValue(a) : LLVMTypeOf(v);
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(c->zm->mod);
+  LLVMTypeKind k = LLVMGetTypeKind(vt);
+  if (!a && k != LLVMVectorTypeKind && k != LLVMArrayTypeKind &&
+      k != LLVMStructTypeKind) {
+    LLVMValueRef x = zy_abi_convert(c->b, v, t);
+    if (!x || !room)
+      return -1;
+    out[0] = x;
+    return 1;
+  }
+  unsigned long long size = LLVMABISizeOfType(td, vt),
+                     each = LLVMABISizeOfType(td, t);
+  unsigned n = (unsigned)(size / each);
+  if (n > room || n * each != size)
+    return -1;
+  LLVMValueRef mem = v;
+  if (!a) { /* a value: through memory, as C lays it out */
+    LLVMBuilderRef eb = LLVMCreateBuilderInContext(c->zm->ctx);
+    LLVMPositionBuilderBefore(
+        eb, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(c->caller)));
+    mem = LLVMBuildAlloca(eb, vt, "zymase.dret");
+    LLVMDisposeBuilder(eb);
+    LLVMBuildStore(c->b, v, mem);
+  }
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(c->zm->ctx);
+  for (unsigned j = 0; j < n; j++) {
+    LLVMValueRef off =
+        LLVMConstInt(LLVMInt64TypeInContext(c->zm->ctx), j * each, 0);
+    LLVMValueRef l =
+        LLVMBuildLoad2(c->b, t, LLVMBuildGEP2(c->b, i8, mem, &off, 1, ""), "");
+    LLVMSetAlignment(l, 1);
+    out[j] = l;
+  }
+  return (int)n;
+}
+
+/* Vector mode: the return adjoints of the N lanes, from the `count`
+ * values before the tape (Enzyme's [N x T]: a struct of N values passed
+ * by value, or N values), 1.0 in every lane if none. */
+static int vector_return_adjoints(ZyCall *c, unsigned count) {
+  LLVMTypeRef fret = fn_return(c);
+  unsigned got = 0;
+  for (unsigned k = 0; k < count; k++) {
+    if (got == c->width)
+      return zy_error(ZY_ERR_BAD_CALL, c->fn, c->call,
+                      "pass the N adjoints of the result (a struct of N "
+                      "values, or N values), then the tape",
+                      "too many return adjoints: enzyme_width %u takes %u",
+                      c->width, c->width);
+    int n = lanes_of(c, c->extra[k], c->extraop[k], fret,
+                     c->args + c->nargs + got, c->width - got);
+    if (n < 0) {
+      char *want = zy_abi_type_str(fret);
+      zy_error(ZY_ERR_BAD_CALL, c->fn, c->call,
+               "pass the N adjoints of the result (a struct of N values, or "
+               "N values), then the tape",
+               "return adjoint %u is not one or more values of type %s "
+               "(at most %u, the lanes of enzyme_width left)",
+               k + 1, want, c->width - got);
+      free(want);
+      return -1;
+    }
+    got += (unsigned)n;
+  }
+  if (!count)
+    for (; got < c->width; got++)
+      c->args[c->nargs + got] = zy_const_fp(fret, 1.0);
+  if (got != c->width)
+    return zy_error(ZY_ERR_BAD_CALL, c->fn, c->call,
+                    "pass the N adjoints of the result (a struct of N "
+                    "values, or N values), then the tape",
+                    "enzyme_width %u needs %u return adjoints, the call "
+                    "passes %u",
+                    c->width, c->width, got);
+  c->nargs += got;
+  return 0;
+}
+
 /* The trailing values of a reverse call: the return adjoint (when the
- * return is active; 1.0 if not given), then the tape, unless enzyme_tape
- * names where it is. */
+ * return is active; 1.0 if not given; N of them with enzyme_width N),
+ * then the tape, unless enzyme_tape names where it is. */
 static int reverse_tail(ZyCall *c) {
   unsigned k = 0;
   LLVMTypeRef fret = fn_return(c);
-  if (c->sig.active_ret) {
+  if (c->sig.active_ret && c->width > 1) {
+    k = c->tape_ptr || !c->nextra ? c->nextra : c->nextra - 1;
+    if (vector_return_adjoints(c, k))
+      return -1;
+  } else if (c->sig.active_ret) {
     LLVMValueRef d = k < c->nextra ? c->extra[k++] : zy_const_fp(fret, 1.0);
     LLVMValueRef v = zy_abi_convert(c->b, d, fret);
     if (!v) {
@@ -381,7 +475,8 @@ static int lower_reverse(ZyCall *c) {
   if (zy_abi_pack(c, grads, "gradient",
                   "declare a struct with one field per active argument, of "
                   "the argument's type, in argument order (or double for "
-                  "one)"))
+                  "one); with enzyme_width N, an array of N such values per "
+                  "active argument"))
     return -1;
   LLVMInstructionEraseFromParent(c->call);
   return 0;
@@ -394,6 +489,10 @@ static int lower_augmentsize(ZyCall *c) {
   for (unsigned k = c->first + 1; k < n; k++) {
     const char *mname = NULL;
     ZyMarker m = zy_abi_marker(LLVMGetOperand(c->call, k), &mname);
+    if (m == ZY_MARK_WIDTH || m == ZY_MARK_DUPV || m == ZY_MARK_DUPNONEEDV) {
+      k++; /* its N, or its stride */
+      continue;
+    }
     if (m == ZY_MARK_NONE)
       return zy_error(ZY_ERR_BAD_CALL, c->fn, c->call,
                       "pass the function and the markers of its arguments, "

@@ -47,9 +47,11 @@ typedef struct ZySig {
                       argument i points to a local of the caller that no
                       other argument and no stored pointer reaches, so that
                       writes through it reach nothing the others reach */
-  unsigned width; /* (forward mode) directions carried at once: every
-                     tangent and shadow is passed, kept and returned
-                     `width` times (enzyme_width); 0 stands for 1       */
+  unsigned width; /* directions carried at once (enzyme_width): in
+                     forward mode every tangent and shadow is passed,
+                     kept and returned `width` times; in reverse mode
+                     every shadow, return adjoint and argument adjoint
+                     (vector reverse mode); 0 stands for 1              */
 } ZySig;
 
 /* Per-module state. */
@@ -258,9 +260,9 @@ typedef struct ZyGen {
   LLVMBuilderRef b;    /* positioned in the reverse sweep                */
   LLVMValueRef cur;    /* primal instruction being reversed (for errors) */
   ZyMap tangent;       /* (forward mode) primal value -> its tangent     */
-  /* (forward mode, width > 1) `tangent` and `shadow` are those of lane
-   * `lane`; lanes[2j] and lanes[2j + 1] keep lane j's while another lane
-   * is current (tangent_lanes.c). */
+  /* (width > 1) `tangent`, `shadow` and `adjoint` are those of lane
+   * `lane`; lanes[3j], lanes[3j + 1] and lanes[3j + 2] keep lane j's
+   * while another lane is current (tangent_lanes.c). */
   unsigned width, lane;
   ZyMap *lanes;
 } ZyGen;
@@ -521,12 +523,13 @@ struct ZyFwdCustom;
 int zy_tangent_custom_call(ZyGen *g, LLVMValueRef call,
                            const struct ZyFwdCustom *c);
 
-/* tangent_lanes.c: vector forward mode (sig.width > 1), one set of
- * tangents and shadows per direction ("lane"), all in one copy of the
- * primal.  zy_lanes_begin makes the lanes (lane 0 current);
- * zy_lane_switch makes lane j current; zy_lanes_end frees them.
- * zy_lane_tangent / zy_lane_put read and set the tangent (or shadow, for
- * a pointer) of `v` in lane j whichever lane is current. */
+/* tangent_lanes.c: vector mode (sig.width > 1), one set of tangents,
+ * shadows and adjoints per direction ("lane"), all in one copy of the
+ * primal (forward mode) or one forward sweep and tape (reverse mode).
+ * zy_lanes_begin makes the lanes (lane 0 current); zy_lane_switch makes lane j
+ * current; zy_lanes_end frees them. zy_lane_tangent / zy_lane_put read and set
+ * the tangent (or shadow, for a pointer) of `v` in lane j whichever lane is
+ * current. */
 void zy_lanes_begin(ZyGen *g, unsigned width);
 void zy_lane_switch(ZyGen *g, unsigned j);
 void zy_lanes_end(ZyGen *g);
@@ -536,6 +539,31 @@ void zy_lane_put(ZyGen *g, LLVMValueRef v, unsigned j, LLVMValueRef t);
  * support in instruction `i` (a global with derivatives: its one shadow
  * cannot serve several directions).  0 or -1. */
 int zy_lanes_check(ZyGen *g, LLVMValueRef i);
+
+/* reverse_lanes.c: vector reverse mode (a gradient with sig.width > 1).
+ * The forward sweep copies the primal once and builds each shadow once
+ * per lane; the reverse sweep builds each adjoint once per lane with the
+ * width-1 code, sharing the lookups (caches, tape) of forward values.
+ * Calls of functions with a body are made once for all lanes, to the
+ * callee's gradient (or split pair) of the same width.
+ * zy_rlanes_check refuses, located, what vector reverse mode does not
+ * support in primal instruction `i` (0 or -1); zy_rlanes_lane_wide says
+ * whether `i` is such a call (visited once, not per lane);
+ * zy_rlanes_shadow_forward builds the shadows of `i` in every lane;
+ * zy_lane_take_adjoint / zy_lane_add_adjoint take and add the adjoint
+ * of `v` in lane j whichever lane is current. */
+int zy_rlanes_check(ZyGen *g, LLVMValueRef i);
+int zy_rlanes_lane_wide(ZyGen *g, LLVMValueRef i);
+int zy_rlanes_shadow_forward(ZyGen *g, LLVMValueRef i);
+LLVMValueRef zy_lane_take_adjoint(ZyGen *g, LLVMValueRef v, unsigned j);
+void zy_lane_add_adjoint(ZyGen *g, LLVMValueRef v, unsigned j,
+                         LLVMValueRef delta);
+/* The shadow of primal pointer `p` in lane j: in the forward sweep
+ * (zy_shadow_forward_of) or at the reverse builder (zy_shadow_lookup). */
+LLVMValueRef zy_lane_shadow_forward(ZyGen *g, LLVMValueRef p, unsigned j);
+LLVMValueRef zy_lane_shadow_lookup(ZyGen *g, LLVMValueRef p, unsigned j);
+/* The number of lanes of a gradient or tangent function of `sig`. */
+#define ZY_LANES(sig) ((sig).width > 1 ? (sig).width : 1u)
 
 /* Report an error about the instruction being reversed. */
 #define ZY_GEN_ERROR(g, kind, hint, ...)                                       \

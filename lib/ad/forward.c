@@ -51,8 +51,11 @@ static void lower_return(ZyGen *g, LLVMBasicBlockRef bb, LLVMValueRef ret) {
     return;
   }
   if (g->sig.active_ret && LLVMGetNumOperands(ret) == 1) {
-    LLVMValueRef dret = LLVMGetLastParam(g->grad);
-    zy_add_adjoint(g, LLVMGetOperand(ret, 0), dret);
+    /* The return adjoints are the last parameters, one per lane. */
+    unsigned w = ZY_LANES(g->sig), np = LLVMCountParams(g->grad);
+    for (unsigned j = 0; j < w; j++)
+      zy_lane_add_adjoint(g, LLVMGetOperand(ret, 0), j,
+                          LLVMGetParam(g->grad, np - w + j));
   }
   LLVMBuildBr(g->b, zy_map_get(&g->rblock, bb));
 }
@@ -102,9 +105,13 @@ int zy_forward_sweep(ZyGen *g) {
   unsigned n = LLVMCountParams(g->primal), next = n;
   for (unsigned i = 0; i < n; i++) {
     zy_map_put(&g->vmap, LLVMGetParam(g->primal, i), LLVMGetParam(g->grad, i));
-    if (g->sig.dup_args >> i & 1)
+    for (unsigned j = 0; j < ZY_LANES(g->sig) && (g->sig.dup_args >> i & 1);
+         j++) {
+      zy_lane_switch(g, j); /* each lane's shadows in a row */
       zy_map_put(&g->shadow, LLVMGetParam(g->primal, i),
                  LLVMGetParam(g->grad, next++));
+    }
+    zy_lane_switch(g, 0);
   }
 
   ZyVec phis = {0};
@@ -118,6 +125,8 @@ int zy_forward_sweep(ZyGen *g) {
          i = LLVMGetNextInstruction(i)) {
       const char *name = LLVMGetValueName(i);
       g->cur = i; /* for errors about this instruction */
+      if (g->lanes && (err = zy_rlanes_check(g, i)))
+        break;
       /* A landing pad stays first after the phis (C++ cleanups). */
       if (!begun && !LLVMIsAPHINode(i) && !LLVMIsALandingPadInst(i)) {
         zy_loops_forward_begin(g, bb);
@@ -168,7 +177,7 @@ int zy_forward_sweep(ZyGen *g) {
       } else {
         continue;
       }
-      err = zy_shadow_forward(g, i);
+      err = zy_rlanes_shadow_forward(g, i);
     }
     zy_map_put(&g->fend, bb, LLVMGetInsertBlock(g->b));
   }
@@ -189,8 +198,11 @@ int zy_forward_sweep(ZyGen *g) {
     add_pred_incoming(g);
     zy_loops_forward_fixups(g);
   }
-  if (!err)
+  for (unsigned j = 0; j < ZY_LANES(g->sig) && !err; j++) {
+    zy_lane_switch(g, j);
     err = zy_shadow_phis(g, &phis);
+  }
+  zy_lane_switch(g, 0);
   /* Blocks the entry cannot reach keep no code. */
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->primal); bb;
        bb = LLVMGetNextBasicBlock(bb))

@@ -17,14 +17,17 @@ static void *const YES = (void *)1;
 
 LLVMTypeRef zy_gradient_return_type(LLVMValueRef fn, ZySig sig) {
   LLVMTypeRef fty = LLVMGlobalGetValueType(fn);
-  unsigned n = LLVMCountParamTypes(fty), k = 0;
-  LLVMTypeRef params[64], fields[64];
+  unsigned n = LLVMCountParamTypes(fty), k = 0, w = ZY_LANES(sig);
+  LLVMTypeRef params[64], *fields = malloc(64 * w * sizeof *fields);
   LLVMGetParamTypes(fty, params);
   for (unsigned i = 0; i < n && i < 64; i++)
-    if (sig.active_args >> i & 1)
-      fields[k++] = params[i];
+    for (unsigned j = 0; j < w && (sig.active_args >> i & 1); j++)
+      fields[k++] = params[i]; /* vector mode: the lanes in a row */
   LLVMContextRef c = LLVMGetTypeContext(fty);
-  return k ? LLVMStructTypeInContext(c, fields, k, 0) : LLVMVoidTypeInContext(c);
+  LLVMTypeRef t =
+      k ? LLVMStructTypeInContext(c, fields, k, 0) : LLVMVoidTypeInContext(c);
+  free(fields);
+  return t;
 }
 
 /* The gradient's declaration: primal parameters, then the return
@@ -36,56 +39,71 @@ static void same_personality(LLVMValueRef g, LLVMValueRef fn) {
     LLVMSetPersonalityFn(g, LLVMGetPersonalityFn(fn));
 }
 
-static LLVMValueRef declare_gradient(LLVMValueRef fn, ZySig sig) {
+/* The parameters of a gradient (or split pair): fn's, then w shadows of
+ * each dup argument (vector mode: the lanes in a row), then when `dret`
+ * w return adjoints; one more slot is left free.  Free() the array. */
+static LLVMTypeRef *gradient_params(LLVMValueRef fn, ZySig sig, int dret,
+                                    unsigned *n) {
   LLVMTypeRef fty = LLVMGlobalGetValueType(fn);
-  unsigned n = LLVMCountParamTypes(fty), np = n;
-  LLVMTypeRef params[130];
+  unsigned np = LLVMCountParamTypes(fty), w = ZY_LANES(sig);
+  LLVMTypeRef *params = malloc((np * (w + 1) + w + 2) * sizeof *params);
   LLVMGetParamTypes(fty, params);
+  *n = np;
   for (unsigned i = 0; i < np; i++)
-    if (sig.dup_args >> i & 1)
-      params[n++] = params[i];
-  if (sig.active_ret)
-    params[n++] = LLVMGetReturnType(fty);
+    for (unsigned j = 0; j < w && (sig.dup_args >> i & 1); j++)
+      params[(*n)++] = params[i];
+  for (unsigned j = 0; j < w && dret; j++)
+    params[(*n)++] = LLVMGetReturnType(fty);
+  return params;
+}
+
+static LLVMValueRef declare_gradient(LLVMValueRef fn, ZySig sig) {
+  unsigned n;
+  LLVMTypeRef *params = gradient_params(fn, sig, sig.active_ret, &n);
   LLVMTypeRef gty =
       LLVMFunctionType(zy_gradient_return_type(fn, sig), params, n, 0);
-  char name[256], dups[24] = "";
+  free(params);
+  char name[256], dups[24] = "", width[16] = "";
   if (sig.dup_args)
     snprintf(dups, sizeof dups, ".d%llx", sig.dup_args);
-  snprintf(name, sizeof name, "__zymase_%s.%s.%llx%s%s",
+  if (sig.width > 1)
+    snprintf(width, sizeof width, ".w%u", sig.width);
+  snprintf(name, sizeof name, "__zymase_%s.%s.%llx%s%s%s",
            sig.split ? "combined" : "grad", LLVMGetValueName(fn),
-           sig.active_args, dups, sig.active_ret ? "r" : "");
+           sig.active_args, dups, sig.active_ret ? "r" : "", width);
   LLVMValueRef g = LLVMAddFunction(LLVMGetGlobalParent(fn), name, gty);
   LLVMSetLinkage(g, LLVMInternalLinkage);
   same_personality(g, fn);
   return g;
 }
 
-/* Split mode's pair.  aug(params, shadows) -> { result?, ptr tape };
- * rev(params, shadows, dret?, ptr tape) -> adjoints.  Inline tape:
- * aug(params, shadows, ptr tape) -> { result? } (void without one). */
+/* Split mode's pair.  aug(params, shadows) -> { result?, shadows of the
+ * result?, ptr tape }; rev(params, shadows, drets?, ptr tape) ->
+ * adjoints.  Inline tape: aug(params, shadows, ptr tape) -> { result? }
+ * (void without one).  Vector mode: each shadow and dret w times. */
 static void declare_split(LLVMValueRef fn, ZySig sig, LLVMValueRef *aug,
                           LLVMValueRef *rev) {
   LLVMTypeRef fty = LLVMGlobalGetValueType(fn);
   LLVMContextRef c = LLVMGetTypeContext(fty);
   LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0);
-  unsigned n = LLVMCountParamTypes(fty), np = n;
-  LLVMTypeRef params[131], ret = LLVMGetReturnType(fty), fields[3];
-  LLVMGetParamTypes(fty, params);
-  for (unsigned i = 0; i < np; i++)
-    if (sig.dup_args >> i & 1)
-      params[n++] = params[i];
+  unsigned n, w = ZY_LANES(sig);
+  LLVMTypeRef *params = gradient_params(fn, sig, 0, &n);
+  LLVMTypeRef ret = LLVMGetReturnType(fty), fields[67];
   unsigned nf = 0;
   if (LLVMGetTypeKind(ret) != LLVMVoidTypeKind)
     fields[nf++] = ret;
-  if (sig.dup_ret)
+  for (unsigned j = 0; j < w && sig.dup_ret; j++)
     fields[nf++] = ret;
   if (!sig.inline_tape)
     fields[nf++] = ptr;
-  char name[256];
-  snprintf(name, sizeof name, "__zymase_aug.%s.%llx.d%llx%s%s%s%s",
+  char name[256], width[16] = "";
+  if (sig.width > 1)
+    snprintf(width, sizeof width, ".w%u", sig.width);
+  snprintf(name, sizeof name, "__zymase_aug.%s.%llx.d%llx%s%s%s%s%s",
            LLVMGetValueName(fn), sig.active_args, sig.dup_args,
            sig.active_ret ? "r" : "", sig.dup_ret ? "s" : "",
-           sig.nofree ? ".nofree" : "", sig.inline_tape ? ".inline" : "");
+           sig.nofree ? ".nofree" : "", sig.inline_tape ? ".inline" : "",
+           width);
   if (sig.inline_tape)
     params[n] = ptr; /* aug's only: the caller's memory for the tape */
   /* (an empty struct would be an incomplete return array for nvptx) */
@@ -94,13 +112,14 @@ static void declare_split(LLVMValueRef fn, ZySig sig, LLVMValueRef *aug,
   *aug = LLVMAddFunction(
       LLVMGetGlobalParent(fn), name,
       LLVMFunctionType(aret, params, n + (sig.inline_tape ? 1 : 0), 0));
-  if (sig.active_ret)
+  for (unsigned j = 0; j < w && sig.active_ret; j++)
     params[n++] = ret;
   params[n++] = ptr;
   name[9] = 'r', name[10] = 'e', name[11] = 'v'; /* __zymase_rev */
   *rev = LLVMAddFunction(
       LLVMGetGlobalParent(fn), name,
       LLVMFunctionType(zy_gradient_return_type(fn, sig), params, n, 0));
+  free(params);
   LLVMSetLinkage(*aug, LLVMInternalLinkage);
   LLVMSetLinkage(*rev, LLVMInternalLinkage);
   same_personality(*aug, fn);
@@ -251,6 +270,7 @@ static void finish(ZyGen *g, LLVMValueRef aug, LLVMValueRef rev) {
 }
 
 static void free_gen(ZyGen *g) {
+  zy_lanes_end(g);
   for (size_t i = 0; i < g->preds.order.len; i++) {
     ZyVec *p = zy_map_get(&g->preds, g->preds.order.data[i]);
     zy_vec_free(p);
@@ -312,6 +332,8 @@ static int build_gradient(ZyGen *g, LLVMValueRef aug, LLVMValueRef rev) {
   analyse_cfg(g);                                                 /* 5 */
   zy_parallel()->priv_plan(g); /* parallel: per-thread shadows (privatize.c) */
   create_blocks(g);                                               /* 6 */
+  if (g->sig.width > 1) /* vector mode: shadows and adjoints per lane */
+    zy_lanes_begin(g, g->sig.width);
   g->b = LLVMCreateBuilderInContext(g->zm->ctx);
   if (zy_forward_sweep(g))                                        /* 7 */
     return -1;
@@ -327,7 +349,7 @@ static int same_sig(ZySig a, ZySig b) {
          a.split == b.split && a.nofree == b.nofree &&
          a.inline_tape == b.inline_tape && a.parallel == b.parallel &&
          a.stable_args == b.stable_args && a.stable_deep == b.stable_deep &&
-         a.own_args == b.own_args;
+         a.own_args == b.own_args && ZY_LANES(a) == ZY_LANES(b);
 }
 
 /* A failed gradient keeps no body: it becomes an external declaration so

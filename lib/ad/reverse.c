@@ -133,6 +133,22 @@ static LLVMValueRef take_adjoint(ZyGen *g, LLVMValueRef v) {
   return d;
 }
 
+LLVMValueRef zy_lane_take_adjoint(ZyGen *g, LLVMValueRef v, unsigned j) {
+  unsigned cur = g->lane;
+  zy_lane_switch(g, j);
+  LLVMValueRef d = take_adjoint(g, v);
+  zy_lane_switch(g, cur);
+  return d;
+}
+
+void zy_lane_add_adjoint(ZyGen *g, LLVMValueRef v, unsigned j,
+                         LLVMValueRef delta) {
+  unsigned cur = g->lane;
+  zy_lane_switch(g, j);
+  zy_add_adjoint(g, v, delta);
+  zy_lane_switch(g, cur);
+}
+
 /* The forward value `fv` of primal block `pbb`, usable at the reverse
  * builder position.  Values of blocks that dominate every return are used
  * directly; the others go through a slot stored right after them. */
@@ -198,7 +214,8 @@ static int reverse_instruction(ZyGen *g, LLVMValueRef i) {
   }
 }
 
-/* Returns the adjoints of the active arguments. */
+/* Returns the adjoints of the active arguments (in vector mode each
+ * argument's lanes in a row). */
 static void return_gradients(ZyGen *g) {
   LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(g->grad));
   if (LLVMGetTypeKind(rt) == LLVMVoidTypeKind) {
@@ -211,27 +228,35 @@ static void return_gradients(ZyGen *g) {
     if (!(g->sig.active_args >> i & 1))
       continue;
     LLVMValueRef a = LLVMGetParam(g->primal, i);
-    LLVMValueRef d = zy_activity_active(g->act, a)
-                         ? LLVMBuildLoad2(g->b, LLVMTypeOf(a),
-                                          adjoint_slot(g, a), "")
-                         : LLVMConstNull(LLVMTypeOf(a));
-    r = LLVMBuildInsertValue(g->b, r, d, k++, "");
+    for (unsigned j = 0; j < ZY_LANES(g->sig); j++) {
+      zy_lane_switch(g, j);
+      LLVMValueRef d =
+          zy_activity_active(g->act, a)
+              ? LLVMBuildLoad2(g->b, LLVMTypeOf(a), adjoint_slot(g, a), "")
+              : LLVMConstNull(LLVMTypeOf(a));
+      r = LLVMBuildInsertValue(g->b, r, d, k++, "");
+    }
   }
+  zy_lane_switch(g, 0);
   g->retinst = LLVMBuildRet(g->b, r);
 }
 
 /* Leaves a reverse block towards the reverse of predecessor `pred`,
- * handing each phi's adjoint to the value that came from `pred`. */
+ * handing each phi's adjoint to the value that came from `pred` (phi k's
+ * adjoint in lane j is dphis[k * lanes + j]). */
 static void edge_to(ZyGen *g, LLVMBasicBlockRef bb, LLVMBasicBlockRef pred,
                     ZyVec *phis, ZyVec *dphis) {
   zy_loops_enter(g, bb, pred);
   zy_parallel()->priv_reverse_enter(g, bb, pred);
+  unsigned w = ZY_LANES(g->sig);
   for (size_t k = 0; k < phis->len; k++) {
     LLVMValueRef p = phis->data[k];
     unsigned m = LLVMCountIncoming(p);
     for (unsigned j = 0; j < m; j++)
       if (LLVMGetIncomingBlock(p, j) == pred) {
-        zy_add_adjoint(g, LLVMGetIncomingValue(p, j), dphis->data[k]);
+        for (unsigned l = 0; l < w; l++)
+          zy_lane_add_adjoint(g, LLVMGetIncomingValue(p, j), l,
+                              dphis->data[k * w + l]);
         break;
       }
   }
@@ -298,7 +323,7 @@ static void leave_block(ZyGen *g, LLVMBasicBlockRef bb, ZyVec *phis,
  * the value returned by the return that the forward took. */
 static void reverse_start(ZyGen *g) {
   LLVMPositionBuilderAtEnd(g->b, g->rstart);
-  LLVMValueRef dret = g->sig.active_ret ? LLVMGetLastParam(g->grad) : NULL;
+  unsigned w = ZY_LANES(g->sig), np = LLVMCountParams(g->grad);
   size_t n = g->retblocks.len;
   LLVMValueRef sw = NULL;
   if (!n) { /* the function never returns (exit, abort, a loop forever) */
@@ -320,10 +345,29 @@ static void reverse_start(ZyGen *g) {
         LLVMSetSuccessor(sw, 0, b);
       LLVMPositionBuilderAtEnd(g->b, b);
     }
-    if (dret && g->retvals.data[j])
-      zy_add_adjoint(g, g->retvals.data[j], dret);
+    for (unsigned l = 0; g->sig.active_ret && g->retvals.data[j] && l < w; l++)
+      zy_lane_add_adjoint(g, g->retvals.data[j], l,
+                          LLVMGetParam(g->grad, np - w + l));
     LLVMBuildBr(g->b, zy_map_get(&g->rblock, g->retblocks.data[j]));
   }
+}
+
+/* The reverse of primal instruction `i`, once in each lane (once in all
+ * for a call made for all lanes); `active`: it has an adjoint. */
+static int reverse_lanes(ZyGen *g, LLVMValueRef i, int active) {
+  unsigned w = zy_rlanes_lane_wide(g, i) ? 1 : ZY_LANES(g->sig);
+  int err = 0;
+  for (unsigned j = 0; j < w && !err; j++) {
+    zy_lane_switch(g, j);
+    if (active)
+      err = reverse_instruction(g, i);
+    else if (zy_reverse_memory_needed(g, i))
+      err = zy_reverse_memory(g, i, NULL);
+    else
+      err = zy_reverse_call(g, i, NULL);
+  }
+  zy_lane_switch(g, 0);
+  return err;
 }
 
 int zy_reverse_sweep(ZyGen *g) {
@@ -343,9 +387,9 @@ int zy_reverse_sweep(ZyGen *g) {
         continue;
       g->cur = i;
       if (zy_activity_active(g->act, i))
-        err = reverse_instruction(g, i);
+        err = reverse_lanes(g, i, 1);
       else if (zy_reverse_memory_needed(g, i))
-        err = zy_reverse_memory(g, i, NULL);
+        err = reverse_lanes(g, i, 0);
       else if (zy_parallel()->omp_reverse_needed(i))
         err = zy_parallel()->omp_reverse_sync(g, i);
       else if (zy_parallel()->gpu_reverse_needed(i))
@@ -354,14 +398,15 @@ int zy_reverse_sweep(ZyGen *g) {
                                       zy_call_mode(g, i) == ZY_CALL_WRITER ||
                                       zy_call_mode(g, i) == ZY_CALL_BLAS ||
                                       zy_call_mode(g, i) == ZY_CALL_MPI))
-        err = zy_reverse_call(g, i, NULL);
+        err = reverse_lanes(g, i, 0);
     }
     phis.len = dphis.len = 0;
     for (LLVMValueRef i = first; i && LLVMIsAPHINode(i);
          i = LLVMGetNextInstruction(i))
       if (zy_activity_active(g->act, i)) {
         zy_vec_push(&phis, i);
-        zy_vec_push(&dphis, take_adjoint(g, i));
+        for (unsigned j = 0; j < ZY_LANES(g->sig); j++)
+          zy_vec_push(&dphis, zy_lane_take_adjoint(g, i, j));
       }
     if (!err)
       leave_block(g, bb, &phis, &dphis);

@@ -87,6 +87,7 @@ ZyCallMode zy_call_mode(ZyGen *g, LLVMValueRef call) {
 ZySig zy_call_sig(ZyGen *g, LLVMValueRef call) {
   ZySig sig = {.active_ret = zy_activity_active(g->act, call),
                .dup_ret = zy_activity_shadowed(g->act, call),
+               .width = g->sig.width,
                .parallel = zy_parallel()->context(g) ||
                            zy_parallel()->omp_is_region(call)};
   for (unsigned k = 0; k < LLVMGetNumArgOperands(call) && k < 64; k++) {
@@ -234,14 +235,25 @@ static int apply_writer(ZyGen *g, LLVMValueRef call, const ZyRule *r,
 }
 
 /* Adds the fields of `res` (a gradient's result) to the active
- * arguments of `call`, in order. */
+ * arguments of `call`, in order (in vector mode each argument's lanes in
+ * a row). */
 static void add_argument_adjoints(ZyGen *g, LLVMValueRef call, ZySig sig,
                                   LLVMValueRef res) {
   unsigned field = 0;
   for (unsigned k = 0; k < LLVMGetNumArgOperands(call); k++)
-    if (sig.active_args >> k & 1)
-      zy_add_adjoint(g, LLVMGetOperand(call, k),
-                     LLVMBuildExtractValue(g->b, res, field++, ""));
+    for (unsigned j = 0; j < ZY_LANES(sig) && (sig.active_args >> k & 1); j++)
+      zy_lane_add_adjoint(g, LLVMGetOperand(call, k), j,
+                          LLVMBuildExtractValue(g->b, res, field++, ""));
+}
+
+/* The adjoint of the result of `call` in each lane: `d` (the current
+ * lane's, taken by the sweep) first, the other lanes' taken here. */
+static unsigned result_adjoints(ZyGen *g, LLVMValueRef call, LLVMValueRef d,
+                                LLVMValueRef *out) {
+  out[0] = d;
+  for (unsigned j = 1; j < ZY_LANES(g->sig); j++)
+    out[j] = zy_lane_take_adjoint(g, call, j);
+  return ZY_LANES(g->sig);
 }
 
 static int too_many_params(ZyGen *g, LLVMValueRef call) {
@@ -267,29 +279,31 @@ static int call_recompute(ZyGen *g, LLVMValueRef call, LLVMValueRef callee,
   if (!grad)
     return -1;
   unsigned nargs = LLVMGetNumArgOperands(call);
-  LLVMValueRef *args = calloc(nargs + 1, sizeof *args);
+  LLVMValueRef *args = calloc(nargs + ZY_LANES(g->sig), sizeof *args);
   for (unsigned k = 0; k < nargs; k++)
     args[k] = zy_lookup(g, LLVMGetOperand(call, k));
-  args[nargs] = d;
+  unsigned nd = result_adjoints(g, call, d, args + nargs);
   LLVMValueRef res = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(grad), grad,
-                                    args, nargs + 1, "");
+                                    args, nargs + nd, "");
   free(args);
   add_argument_adjoints(g, call, sig, res);
   return 0;
 }
 
 /* Arguments of a split call: the primal arguments (through `get`), then
- * the shadows of the dup ones. */
+ * the shadows of the dup ones (in vector mode each one's lanes in a row,
+ * `shadow` giving lane j's). */
 static unsigned split_args(ZyGen *g, LLVMValueRef call, ZySig sig,
                            LLVMValueRef (*get)(ZyGen *, LLVMValueRef),
-                           LLVMValueRef (*shadow)(ZyGen *, LLVMValueRef),
+                           LLVMValueRef (*shadow)(ZyGen *, LLVMValueRef,
+                                                  unsigned),
                            LLVMValueRef *args) {
   unsigned nargs = LLVMGetNumArgOperands(call), n = 0;
   for (unsigned k = 0; k < nargs; k++)
     args[n++] = get(g, LLVMGetOperand(call, k));
   for (unsigned k = 0; k < nargs; k++)
-    if (sig.dup_args >> k & 1)
-      args[n++] = shadow(g, LLVMGetOperand(call, k));
+    for (unsigned j = 0; j < ZY_LANES(sig) && (sig.dup_args >> k & 1); j++)
+      args[n++] = shadow(g, LLVMGetOperand(call, k), j);
   return n;
 }
 
@@ -298,9 +312,9 @@ static LLVMValueRef forward_value(ZyGen *g, LLVMValueRef v) {
   return m ? m : v;
 }
 
-static LLVMValueRef forward_shadow(ZyGen *g, LLVMValueRef p) {
-  return zy_shadow_forward_of(g, p);
-}
+/* The most arguments a split call passes: 63 parameters, the shadows of
+ * each in every lane, the return adjoints and the tape. */
+#define SPLIT_ARGS(w) (63 * ((w) + 1) + (w) + 1)
 
 int zy_forward_split_call(ZyGen *g, LLVMValueRef call) {
   g->cur = call;
@@ -313,18 +327,25 @@ int zy_forward_split_call(ZyGen *g, LLVMValueRef call) {
   zy_free_call_seeds(seeds, LLVMGetNumArgOperands(call));
   if (err)
     return -1;
-  LLVMValueRef args[130];
+  LLVMValueRef *args = malloc(SPLIT_ARGS(ZY_LANES(g->sig)) * sizeof *args);
   unsigned n = split_args(g, call, zy_call_sig(g, call), forward_value,
-                          forward_shadow, args);
+                          zy_lane_shadow_forward, args);
   LLVMValueRef res = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(aug), aug,
                                     args, n, "");
+  free(args);
   LLVMTypeRef rt = LLVMTypeOf(res);
   unsigned last = LLVMCountStructElementTypes(rt) - 1;
   if (last)
     zy_map_put(&g->vmap, call,
                LLVMBuildExtractValue(g->b, res, 0, LLVMGetValueName(call)));
-  if (zy_activity_shadowed(g->act, call))
-    zy_map_put(&g->shadow, call, LLVMBuildExtractValue(g->b, res, 1, "shadow"));
+  for (unsigned j = 0;
+       zy_activity_shadowed(g->act, call) && j < ZY_LANES(g->sig);
+       j++) { /* the result's shadow in each lane */
+    zy_lane_switch(g, j);
+    zy_map_put(&g->shadow, call,
+               LLVMBuildExtractValue(g->b, res, 1 + j, "shadow"));
+  }
+  zy_lane_switch(g, 0);
   zy_map_put(&g->tapes, call, LLVMBuildExtractValue(g->b, res, last, "tape"));
   return 0;
 }
@@ -336,19 +357,22 @@ static int call_split(ZyGen *g, LLVMValueRef call, LLVMValueRef d) {
   LLVMValueRef aug, rev;
   if (zy_gradient_split(g->zm, defined_callee(call), sig, NULL, &aug, &rev))
     return -1; /* generated by the forward sweep already */
-  LLVMValueRef args[131];
-  unsigned n = split_args(g, call, sig, zy_lookup, zy_shadow_lookup, args);
+  LLVMValueRef *args = malloc(SPLIT_ARGS(ZY_LANES(sig)) * sizeof *args);
+  unsigned n = split_args(g, call, sig, zy_lookup, zy_lane_shadow_lookup, args);
   if (sig.active_ret)
-    args[n++] = d;
+    n += result_adjoints(g, call, d, args + n);
   args[n++] = zy_reload(g, zy_map_get(&g->tapes, call),
                         LLVMGetInstructionParent(call));
   LLVMValueRef res =
       LLVMBuildCall2(g->b, LLVMGlobalGetValueType(rev), rev, args, n, "");
+  free(args);
   if (sig.active_args)
     add_argument_adjoints(g, call, sig, res);
   /* A returned allocation freed here: so is its shadow. */
-  if (sig.dup_ret && zy_freed_here(call))
-    return zy_free_shadow(g, call, zy_shadow_lookup(g, call));
+  for (unsigned j = 0; j < ZY_LANES(sig) && sig.dup_ret && zy_freed_here(call);
+       j++)
+    if (zy_free_shadow(g, call, zy_lane_shadow_lookup(g, call, j)))
+      return -1;
   return 0;
 }
 

@@ -172,12 +172,14 @@ static void save_tapes(ZyGen *g, LLVMValueRef aug, LLVMTypeRef tt) {
     unsigned f = 0;
     LLVMValueRef pv = g->retvals.data[j];
     unsigned tapes = g->sig.inline_tape ? 0 : 1;
-    if (LLVMCountStructElementTypes(rty) >= 1 + tapes + g->sig.dup_ret) {
+    unsigned shadows = g->sig.dup_ret ? ZY_LANES(g->sig) : 0;
+    if (LLVMCountStructElementTypes(rty) >= 1 + tapes + shadows) {
       LLVMValueRef fv = zy_map_get(&g->vmap, pv);
       r = LLVMBuildInsertValue(g->b, r, fv ? fv : pv, f++, "");
     }
-    if (g->sig.dup_ret) /* checked to exist by zy_check_supported */
-      r = LLVMBuildInsertValue(g->b, r, zy_shadow_forward_of(g, pv), f++, "");
+    for (unsigned l = 0; l < shadows; l++) /* checked by zy_check_supported */
+      r = LLVMBuildInsertValue(g->b, r, zy_lane_shadow_forward(g, pv, l), f++,
+                               "");
     if (tapes)
       r = LLVMBuildInsertValue(g->b, r, tape, f, "");
     LLVMBuildRet(g->b, r);

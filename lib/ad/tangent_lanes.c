@@ -1,8 +1,9 @@
-/* tangent_lanes.c - vector forward mode (enzyme_width N): one copy of the
- * primal carries N directions, each a "lane" with its own tangents and
- * shadows.  The tangent sweep builds each instruction's tangent once per
- * lane with the same code as for one direction, the lane's maps swapped
- * into ZyGen's `tangent` and `shadow`; the primal copy is made once.
+/* tangent_lanes.c - vector mode (enzyme_width N): one copy of the primal
+ * carries N directions, each a "lane" with its own tangents, shadows and
+ * (reverse mode, reverse_lanes.c) adjoints.  The sweeps build each
+ * instruction's tangent, shadow or adjoint once per lane with the same
+ * code as for one direction, the lane's maps swapped into ZyGen's
+ * `tangent`, `shadow` and `adjoint`; the primal copy is made once.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 
@@ -13,16 +14,19 @@
 void zy_lanes_begin(ZyGen *g, unsigned width) {
   g->width = width;
   g->lane = 0;
-  g->lanes = calloc(2 * (size_t)width, sizeof *g->lanes);
+  g->lanes = calloc(3 * (size_t)width, sizeof *g->lanes);
 }
 
 void zy_lane_switch(ZyGen *g, unsigned j) {
   if (!g->lanes || j == g->lane)
     return;
-  g->lanes[2 * g->lane] = g->tangent;
-  g->lanes[2 * g->lane + 1] = g->shadow;
-  g->tangent = g->lanes[2 * j];
-  g->shadow = g->lanes[2 * j + 1];
+  ZyMap *was = &g->lanes[3 * g->lane], *now = &g->lanes[3 * j];
+  was[0] = g->tangent;
+  was[1] = g->shadow;
+  was[2] = g->adjoint;
+  g->tangent = now[0];
+  g->shadow = now[1];
+  g->adjoint = now[2];
   g->lane = j;
 }
 
@@ -30,10 +34,9 @@ void zy_lanes_end(ZyGen *g) {
   if (!g->lanes)
     return;
   zy_lane_switch(g, 0);
-  for (unsigned j = 1; j < g->width; j++) {
-    zy_map_free(&g->lanes[2 * j]);
-    zy_map_free(&g->lanes[2 * j + 1]);
-  }
+  for (unsigned j = 1; j < g->width; j++)
+    for (unsigned m = 0; m < 3; m++)
+      zy_map_free(&g->lanes[3 * j + m]);
   free(g->lanes);
   g->lanes = NULL;
 }
@@ -75,10 +78,11 @@ int zy_lanes_check(ZyGen *g, LLVMValueRef i) {
     return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
                         "pass the data as a pointer argument with enzyme_dup "
                         "or enzyme_dupv, or use width 1",
-                        "vector forward mode (enzyme_width %u): a global "
+                        "vector %s mode (enzyme_width %u): a global "
                         "variable with derivatives ('%s'), whose one shadow "
                         "cannot hold several directions",
-                        g->width, LLVMGetValueName(gv));
+                        g->rblock.order.len ? "reverse" : "forward", g->width,
+                        LLVMGetValueName(gv));
   }
   return 0;
 }
