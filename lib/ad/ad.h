@@ -260,6 +260,9 @@ typedef struct ZyGen {
   LLVMBuilderRef b;    /* positioned in the reverse sweep                */
   LLVMValueRef cur;    /* primal instruction being reversed (for errors) */
   ZyMap tangent;       /* (forward mode) primal value -> its tangent     */
+  int tangent_mode;    /* forward mode: constant globals' shadows are
+                          zero constants, never the ones gradients add
+                          their (unread) adjoints into                   */
   /* (width > 1) `tangent`, `shadow` and `adjoint` are those of lane
    * `lane`; lanes[3j], lanes[3j + 1] and lanes[3j + 2] keep lane j's
    * while another lane is current (tangent_lanes.c). */

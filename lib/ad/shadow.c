@@ -29,7 +29,29 @@ static int is_null(LLVMValueRef v) {
 static LLVMValueRef mirror(ZyGen *g, LLVMValueRef c);
 static LLVMValueRef constant_shadow(ZyGen *g, LLVMValueRef c);
 
+/* Forward mode's shadow of constant global `gv`: a constant of zeros (of
+ * pointers' shadows for a table of pointers).  Not the gradients' shadow,
+ * which their reverse sweeps add adjoints of loads through the table to
+ * (unread there, but a tangent here). */
+static LLVMValueRef constant_zero_shadow(ZyGen *g, LLVMValueRef gv) {
+  char name[256];
+  snprintf(name, sizeof name, "%s.zymase_zero", LLVMGetValueName(gv));
+  LLVMValueRef s = LLVMGetNamedGlobal(g->zm->mod, name);
+  if (s)
+    return s;
+  LLVMTypeRef t = LLVMGlobalGetValueType(gv);
+  s = LLVMAddGlobal(g->zm->mod, t, name);
+  LLVMSetLinkage(s, LLVMInternalLinkage);
+  LLVMSetAlignment(s, LLVMGetAlignment(gv));
+  LLVMSetInitializer(s, mirror(g, LLVMGetInitializer(gv)));
+  LLVMSetGlobalConstant(s, 1);
+  return s;
+}
+
 static LLVMValueRef global_shadow(ZyGen *g, LLVMValueRef gv) {
+  if (g->tangent_mode && LLVMIsGlobalConstant(gv) && LLVMGetInitializer(gv) &&
+      !zy_registry_shadow_global(gv))
+    return constant_zero_shadow(g, gv);
   LLVMValueRef s = zy_map_get(&g->zm->global_shadows, gv);
   if (s)
     return s;
@@ -109,8 +131,21 @@ static LLVMValueRef constant_shadow(ZyGen *g, LLVMValueRef c) {
   return zy_const_gep_on(c, base);
 }
 
-/* The forward shadow of primal pointer `p` (null for null). */
+static int is_aggregate(LLVMValueRef v) {
+  LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(v));
+  return k == LLVMStructTypeKind || k == LLVMArrayTypeKind;
+}
+
+/* The forward shadow of primal pointer `p` (null for null), or of an
+ * aggregate holding pointers: the aggregate of their shadows (in forward
+ * mode its tangent, which holds them). */
 static LLVMValueRef shadow_of(ZyGen *g, LLVMValueRef p) {
+  if (is_aggregate(p)) {
+    if (LLVMIsAConstant(p))
+      return mirror(g, p);
+    LLVMValueRef s = zy_map_get(&g->shadow, p);
+    return s ? s : zy_map_get(&g->tangent, p);
+  }
   if (is_null(p))
     return LLVMConstPointerNull(LLVMTypeOf(p));
   if (LLVMIsAConstant(p))
@@ -137,16 +172,56 @@ static char *shadow_name(char *buf, size_t n, LLVMValueRef i) {
   return buf;
 }
 
-/* A pointer stored to shadowed memory: its shadow goes to the shadow. */
+/* The pointer fields of aggregate type `t` in shadow aggregate `sv`,
+ * stored each to its place under shadow pointer `sp` (idx: the path so
+ * far, n long): the shadow's other fields (float adjoints, in reverse
+ * mode) are left as they are. */
+static void store_fields(ZyGen *g, LLVMTypeRef t, LLVMValueRef sv,
+                         LLVMValueRef sp, LLVMTypeRef top, unsigned *idx,
+                         unsigned n) {
+  LLVMTypeKind k = LLVMGetTypeKind(t);
+  if (k == LLVMPointerTypeKind) {
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(g->zm->ctx);
+    LLVMValueRef ix[9] = {LLVMConstInt(i32, 0, 0)};
+    for (unsigned j = 0; j < n; j++)
+      ix[j + 1] = LLVMConstInt(i32, idx[j], 0);
+    LLVMValueRef at = LLVMBuildInBoundsGEP2(g->b, top, sp, ix, n + 1, "");
+    for (unsigned j = 0; j < n; j++)
+      sv = LLVMBuildExtractValue(g->b, sv, idx[j], "");
+    LLVMBuildStore(g->b, sv, at);
+    return;
+  }
+  if ((k != LLVMStructTypeKind && k != LLVMArrayTypeKind) || n >= 8 ||
+      !zy_type_holds_pointer(t))
+    return;
+  unsigned m = k == LLVMArrayTypeKind ? LLVMGetArrayLength(t)
+                                      : LLVMCountStructElementTypes(t);
+  for (unsigned j = 0; j < m; j++) {
+    idx[n] = j;
+    store_fields(g,
+                 k == LLVMArrayTypeKind ? LLVMGetElementType(t)
+                                        : LLVMStructGetTypeAtIndex(t, j),
+                 sv, sp, top, idx, n + 1);
+  }
+}
+
+/* A pointer stored to shadowed memory: its shadow goes to the shadow;
+ * an aggregate's pointers likewise. */
 static void store_pointer(ZyGen *g, LLVMValueRef st) {
   LLVMValueRef v = LLVMGetOperand(st, 0), p = LLVMGetOperand(st, 1);
-  if (LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMPointerTypeKind ||
+  int agg = is_aggregate(v) && zy_activity_shadowed(g->act, v);
+  if ((LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMPointerTypeKind && !agg) ||
       !zy_activity_shadowed(g->act, p) ||
       zy_activity_unshadowed_slot(g->act, p))
     return;
   LLVMValueRef sv = shadow_of(g, v), sp = shadow_of(g, p);
   ZY_ASSERT(sv && sp); /* check_memory refused the other cases */
-  LLVMBuildStore(g->b, sv, sp);
+  if (!agg) {
+    LLVMBuildStore(g->b, sv, sp);
+    return;
+  }
+  unsigned idx[8];
+  store_fields(g, LLVMTypeOf(v), sv, sp, LLVMTypeOf(v), idx, 0);
 }
 
 /* memcpy/memmove of pointers between shadowed memories copies the shadow
@@ -406,14 +481,35 @@ int zy_shadow_forward(ZyGen *g, LLVMValueRef i) {
   case LLVMPHI:
     s = LLVMBuildPhi(g->b, LLVMTypeOf(i), name); /* incoming: later */
     break;
-  case LLVMExtractValue: { /* forward mode: from the aggregate's tangent */
-    LLVMValueRef agg = zy_map_get(&g->tangent, LLVMGetOperand(i, 0));
+  case LLVMExtractValue: { /* from the aggregate's shadow */
+    LLVMValueRef agg = shadow_of(g, LLVMGetOperand(i, 0));
     if (!agg)
       return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
                           "cannot build the shadow of this pointer");
     s = LLVMInstructionClone(c);
     LLVMInsertIntoBuilderWithName(g->b, s, name);
     LLVMSetOperand(s, 0, agg);
+    break;
+  }
+  case LLVMInsertValue: { /* reverse mode: the aggregate of shadows */
+    LLVMValueRef a = LLVMGetOperand(i, 0), v = LLVMGetOperand(i, 1);
+    LLVMValueRef sa = zy_activity_shadowed(g->act, a) || LLVMIsAConstant(a)
+                          ? shadow_of(g, a)
+                          : LLVMConstNull(LLVMTypeOf(a));
+    LLVMValueRef sv = zy_activity_shadowed(g->act, v) || LLVMIsAConstant(v)
+                          ? shadow_of(g, v)
+                          : NULL;
+    if (!sv && zy_type_holds_pointer(LLVMTypeOf(v)))
+      return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                          "a pointer without a shadow is put in an "
+                          "aggregate with pointers that have one");
+    if (!sa || (!sv && LLVMIsAConstant(v)))
+      return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                          "cannot build the shadow of this aggregate");
+    s = LLVMInstructionClone(c);
+    LLVMInsertIntoBuilderWithName(g->b, s, name);
+    LLVMSetOperand(s, 0, sa);
+    LLVMSetOperand(s, 1, sv ? sv : LLVMConstNull(LLVMTypeOf(v)));
     break;
   }
   default:

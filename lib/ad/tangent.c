@@ -21,8 +21,12 @@ static LLVMValueRef map(ZyGen *g, LLVMValueRef v) {
 }
 
 LLVMValueRef zy_tangent_or_null(ZyGen *g, LLVMValueRef v) {
-  if (LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMPointerTypeKind)
+  LLVMTypeRef t = LLVMTypeOf(v);
+  if (LLVMGetTypeKind(t) == LLVMPointerTypeKind)
     return zy_activity_shadowed(g->act, v) ? zy_shadow_forward_of(g, v) : NULL;
+  if (LLVMIsAConstant(v) && LLVMGetTypeKind(t) != LLVMVectorTypeKind &&
+      zy_type_holds_pointer(t)) /* its pointers' shadows, zero floats */
+    return zy_shadow_forward_of(g, v);
   return zy_map_get(&g->tangent, v);
 }
 
@@ -510,9 +514,8 @@ static int build(ZyGen *g) {
     zy_types_free(g->types);
     g->types = zy_types_analyze(g->primal, g->seeds);
   }
-  g->act = zy_activity_compute_forward(g->primal, g->sig.active_args,
-                                       g->sig.dup_args,
-                                       g->sig.active_ret || g->sig.dup_ret);
+  g->act = zy_activity_compute(g->primal, g->sig.active_args, g->sig.dup_args,
+                               g->sig.active_ret || g->sig.dup_ret);
   zy_punning_warn(g);
   if (zy_parallel()->omp_check(g)) /* OpenMP constructs refused */
     return -1;
@@ -549,7 +552,8 @@ LLVMValueRef zy_tangent(ZyModule *zm, LLVMValueRef fn, ZySig sig,
   f = declare(fn, sig, name);
   if (LLVMHasPersonalityFn(fn))
     LLVMSetPersonalityFn(f, LLVMGetPersonalityFn(fn));
-  ZyGen g = {.zm = zm, .user = fn, .grad = f, .sig = sig, .seeds = seeds};
+  ZyGen g = {.zm = zm, .user = fn, .grad = f, .sig = sig, .seeds = seeds,
+             .tangent_mode = 1};
   int err = build(&g);
   free_state(&g);
   if (!err)

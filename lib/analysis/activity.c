@@ -21,7 +21,6 @@ struct ZyActivity {
   ZyMap reads_globals;            /* callee -> YES, NO or BUSY        */
   ZyMap writes_globals;           /* callee -> YES, NO, BUSY or AGAIN */
   int writes_open; /* an answer took a call in progress for a no */
-  int aggregates;  /* forward mode: aggregates holding pointers have shadows */
 };
 
 static void *const YES = (void *)1, *const NO = (void *)2,
@@ -67,13 +66,6 @@ int zy_type_holds_pointer(LLVMTypeRef t) {
   default:
     return 0;
   }
-}
-
-/* Whether `f` is the augmented forward of a gradient, whose struct
- * {result, tape} or {tape} holds its tape, a heap block. */
-static int returns_tape(LLVMValueRef f) {
-  return f && LLVMIsAFunction(f) &&
-         !strncmp(LLVMGetValueName(f), "__zymase_aug.", 13);
 }
 
 /* A struct or an array with a pointer in it. */
@@ -318,8 +310,7 @@ static int derives_shadow(ZyActivity *a, LLVMValueRef i) {
      * external ones given shadowed pointers: they may point to memory
      * with derivatives. */
     LLVMValueRef f = LLVMGetCalledValue(i);
-    if (!is_ptr(i) && !(a->aggregates && is_pointer_aggregate(i) &&
-                        returns_tape(f)))
+    if (!is_ptr(i) && !is_pointer_aggregate(i))
       return 0;
     if (zy_activity_allocation(i) != ZY_ALLOC_NONE)
       return 1;
@@ -332,8 +323,9 @@ static int derives_shadow(ZyActivity *a, LLVMValueRef i) {
         return 1;
     return 0;
   }
-  case LLVMLoad: /* a pointer stored in shadowed memory */
-    return is_ptr(i) && zy_map_has(&a->shadowed, LLVMGetOperand(i, 0)) &&
+  case LLVMLoad: /* a pointer (or an aggregate of some) in shadowed memory */
+    return (is_ptr(i) || is_pointer_aggregate(i)) &&
+           zy_map_has(&a->shadowed, LLVMGetOperand(i, 0)) &&
            !unshadowed_slot(a, LLVMGetOperand(i, 0));
   case LLVMGetElementPtr:
   case LLVMBitCast:
@@ -354,7 +346,7 @@ static int derives_shadow(ZyActivity *a, LLVMValueRef i) {
   case LLVMSelect:
     return zy_map_has(&a->shadowed, LLVMGetOperand(i, 1)) ||
            zy_map_has(&a->shadowed, LLVMGetOperand(i, 2));
-  case LLVMExtractValue: /* (forward mode) a pointer from an aggregate */
+  case LLVMExtractValue: /* a pointer from a struct of pointers */
     return zy_map_has(&a->shadowed, LLVMGetOperand(i, 0));
   case LLVMInsertValue:
     return zy_map_has(&a->shadowed, LLVMGetOperand(i, 0)) ||
@@ -445,7 +437,7 @@ static void compute_shadowed(ZyActivity *a, LLVMValueRef fn,
            i = LLVMGetNextInstruction(i))
         if ((is_ptr(i) ||
              LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMIntegerTypeKind ||
-             (a->aggregates && is_pointer_aggregate(i))) &&
+             is_pointer_aggregate(i)) &&
             !zy_map_has(&a->shadowed, i) && derives_shadow(a, i)) {
           zy_map_put(&a->shadowed, i, YES);
           changed = 1;
@@ -721,28 +713,14 @@ static void compute_useful(ZyActivity *a, LLVMValueRef fn, int active_ret) {
   zy_vec_free(&work);
 }
 
-static ZyActivity *compute(LLVMValueRef fn, unsigned long long active_args,
-                           unsigned long long dup_args, int active_ret,
-                           int aggregates) {
+ZyActivity *zy_activity_compute(LLVMValueRef fn,
+                                unsigned long long active_args,
+                                unsigned long long dup_args, int active_ret) {
   ZyActivity *a = calloc(1, sizeof *a);
-  a->aggregates = aggregates;
   compute_shadowed(a, fn, dup_args);
   compute_varied(a, fn, active_args);
   compute_useful(a, fn, active_ret);
   return a;
-}
-
-ZyActivity *zy_activity_compute(LLVMValueRef fn,
-                                unsigned long long active_args,
-                                unsigned long long dup_args, int active_ret) {
-  return compute(fn, active_args, dup_args, active_ret, 0);
-}
-
-ZyActivity *zy_activity_compute_forward(LLVMValueRef fn,
-                                        unsigned long long active_args,
-                                        unsigned long long dup_args,
-                                        int active_ret) {
-  return compute(fn, active_args, dup_args, active_ret, 1);
 }
 
 void zy_activity_free(ZyActivity *a) {

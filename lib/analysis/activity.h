@@ -14,18 +14,12 @@ typedef struct ZyActivity ZyActivity;
 
 /* Analyses `fn` with arguments `active_args` (bit i: argument i) active,
  * pointer arguments `dup_args` shadowed, and the return value active when
- * `active_ret`. */
+ * `active_ret`.  A struct or array holding pointers is shadowed as a
+ * pointer is (its shadow: the struct of their shadows), and so are the
+ * pointers extracted from it. */
 ZyActivity *zy_activity_compute(LLVMValueRef fn,
                                 unsigned long long active_args,
                                 unsigned long long dup_args, int active_ret);
-/* The same for forward mode, where an aggregate holding pointers (a
- * struct a function returns: an augmented function's {result, tape}) has
- * a shadow too, the aggregate of its pointers' shadows (and its floats'
- * tangents), and pointers extracted from it have theirs. */
-ZyActivity *zy_activity_compute_forward(LLVMValueRef fn,
-                                        unsigned long long active_args,
-                                        unsigned long long dup_args,
-                                        int active_ret);
 void zy_activity_free(ZyActivity *a);
 
 int zy_activity_varied(const ZyActivity *a, LLVMValueRef v);
