@@ -5,11 +5,12 @@
 // through enzyme_dup shadows) against central differences; a body with
 // __shared__ memory and __syncthreads (its shadow __shared__ too), a block
 // reduction tree (shared memory, then __shfl_down_sync and a
-// __shfl_xor_sync butterfly, whose tangents are shuffled alike), and
-// dynamic (extern) __shared__ memory against central differences;
-// forward against reverse, dot(gradient, v) == tangent along v, through
-// the same shared-memory body; vector mode (enzyme_width 2) with shared
-// memory, one shadow per direction.  Forward mode adds no atomics: the
+// __shfl_xor_sync butterfly, whose tangents are shuffled alike; one tree
+// whose sum only lane 0 uses), and dynamic (extern) __shared__ memory
+// against central differences; forward against reverse, dot(J^T w, v) ==
+// dot(w, J v), through the stencil and the reduction; vector mode
+// (enzyme_width 2) with shared memory, one shadow per direction; shared
+// data the kernel sets between two calls.  Forward mode adds no atomics: the
 // device IR has none (the program's kernels make none either), and the
 // emulator counts none while the tangent kernels run.
 // REQUIRES: cuda
@@ -128,8 +129,11 @@ __device__ void stencil(const double *x, double *y, int n) {
 }
 
 /* Per block: a shared-memory tree down to 32 values, then warp 0 sums
- * them by __shfl_down_sync (lane l ends with a partial sum) and by a
- * __shfl_xor_sync butterfly (every lane with the whole sum). */
+ * them by __shfl_down_sync (lane l ends with a partial sum), by a
+ * __shfl_xor_sync butterfly (every lane with the whole sum), and by a
+ * third tree of which only lane 0's sum is used (the optimizer sinks the
+ * last step's joining of a double's halves into lane 0's branch; the
+ * shuffle must stay where the 32 lanes meet): 33 values per block. */
 __device__ void reduction(const double *x, double *out, int n) {
   __shared__ double s[2 * B];
   int t = threadIdx.x, i = blockIdx.x * 2 * B + t;
@@ -141,12 +145,16 @@ __device__ void reduction(const double *x, double *out, int n) {
     __syncthreads();
   }
   if (t < 32) {
-    double v = s[t], w = s[t];
+    double v = s[t], w = s[t], u = s[t] * s[t];
     for (int o = 16; o > 0; o /= 2)
       v += __shfl_down_sync(0xffffffffu, v, o);
     for (int o = 16; o > 0; o /= 2)
       w = w * 0.5 + __shfl_xor_sync(0xffffffffu, w, o);
-    out[blockIdx.x * 32 + t] = sin(v) + w * w;
+    for (int o = 16; o > 0; o /= 2)
+      u += __shfl_down_sync(0xffffffffu, u, o);
+    out[blockIdx.x * 33 + t] = sin(v) + w * w;
+    if (t == 0)
+      out[blockIdx.x * 33 + 32] = cos(u);
   }
 }
 
@@ -231,12 +239,15 @@ __global__ void stencil_tangent2(const double *x, const double *v0,
 #endif
 
 #ifdef REVERSE
-/* Reverse mode of the same body: dx = J^T w. */
-__global__ void stencil_gradient(const double *x, double *dx, double *y,
-                                 double *w, int n) {
-  __enzyme_autodiff((void *)stencil, enzyme_dup, x, dx, enzyme_dup, y, w,
-                    enzyme_const, n);
-}
+/* Reverse mode of the same bodies: dx = J^T w. */
+#define GRADIENT(name)                                                         \
+  __global__ void name##_gradient(const double *x, double *dx, double *y,      \
+                                  double *w, int n) {                          \
+    __enzyme_autodiff((void *)name, enzyme_dup, x, dx, enzyme_dup, y, w,       \
+                      enzyme_const, n);                                        \
+  }
+GRADIENT(stencil)
+GRADIENT(reduction)
 #endif
 
 typedef void (*Primal)(const double *, double *, int);
@@ -284,17 +295,52 @@ static void check_body(const char *what, Primal primal, Tangent tangent,
   delete[] ym, delete[] want;
 }
 
-/* Vector mode against two runs of width 1, and (with reverse mode)
- * dot(J^T w, v) == dot(w, J v). */
+#ifdef REVERSE
+typedef void (*Gradient)(const double *, double *, double *, double *, int);
+
+/* Forward against reverse: dot(J^T w, v) == dot(w, J v), relative to
+ * sum |(J^T w)_i v_i|. */
+static void check_dot(const char *what, Tangent tangent, Gradient gradient,
+                      Launch l, int n, int m) {
+  double *x = new double[n], *v = new double[n], *g = new double[n](),
+         *w = new double[m], *dy = new double[m];
+  for (int i = 0; i < n; i++)
+    x[i] = 0.3 + 0.2 * cos(0.9 * i), v[i] = sin(0.4 * i + 1);
+  for (int i = 0; i < m; i++)
+    w[i] = 1 + 0.5 * sin(0.25 * i);
+  double *d_x = to_device(x, n), *d_v = to_device(v, n), *d_g = to_device(g, n),
+         *d_w = to_device(w, m), *d_y, *d_dy;
+  CK(cudaMalloc(&d_y, m * sizeof *w));
+  CK(cudaMalloc(&d_dy, m * sizeof *w));
+  tangent<<<l.grid, l.block, l.shared>>>(d_x, d_v, d_y, d_dy, n);
+  gradient<<<l.grid, l.block, l.shared>>>(d_x, d_g, d_y, d_w, n);
+  CK(cudaGetLastError());
+  to_host(dy, d_dy, m);
+  to_host(g, d_g, n);
+  double rev = 0, fwd = 0, scale = 0;
+  for (int i = 0; i < n; i++)
+    rev += g[i] * v[i], scale += fabs(g[i] * v[i]);
+  for (int i = 0; i < m; i++)
+    fwd += w[i] * dy[i];
+  check_value(what, rev / scale, fwd / scale, 1e-13);
+  CK(cudaFree(d_x));
+  CK(cudaFree(d_v));
+  CK(cudaFree(d_g));
+  CK(cudaFree(d_w));
+  CK(cudaFree(d_y));
+  CK(cudaFree(d_dy));
+  delete[] x, delete[] v, delete[] g, delete[] w, delete[] dy;
+}
+#endif
+
+/* Vector mode against two runs of width 1. */
 static void check_stencil_directions(int n) {
   int grid = (n + B - 1) / B;
   double *x = new double[n], *v0 = new double[n], *v1 = new double[n],
-         *w = new double[n], *a = new double[n], *b = new double[n],
-         *a1 = new double[n], *b1 = new double[n];
-  for (int i = 0; i < n; i++) {
+         *a = new double[n], *b = new double[n], *a1 = new double[n],
+         *b1 = new double[n];
+  for (int i = 0; i < n; i++)
     x[i] = 0.2 + 0.002 * i, v0[i] = sin(0.1 * i), v1[i] = 1.0 / (1 + i);
-    w[i] = cos(0.05 * i);
-  }
   double *d_x = to_device(x, n), *d_v0 = to_device(v0, n),
          *d_v1 = to_device(v1, n), *d_y, *d_a, *d_b;
   CK(cudaMalloc(&d_y, n * sizeof *x));
@@ -309,30 +355,13 @@ static void check_stencil_directions(int n) {
   to_host(b1, d_b, n);
   check_array("stencil, width 2: direction 0", a, a1, n, 1e-14);
   check_array("stencil, width 2: direction 1", b, b1, n, 1e-14);
-#ifdef REVERSE
-  double *g = new double[n], *zero = new double[n]();
-  double *d_g = to_device(zero, n), *d_w = to_device(w, n);
-  stencil_gradient<<<grid, B>>>(d_x, d_g, d_y, d_w, n);
-  CK(cudaGetLastError());
-  to_host(g, d_g, n);
-  double rev = 0, fwd = 0, scale = 0;
-  for (int i = 0; i < n; i++) {
-    rev += g[i] * v0[i], fwd += w[i] * a1[i];
-    scale += fabs(g[i] * v0[i]);
-  }
-  check_value("stencil: dot(J^T w, v) == dot(w, J v)", rev / scale, fwd / scale,
-              1e-13);
-  CK(cudaFree(d_g));
-  CK(cudaFree(d_w));
-  delete[] g, delete[] zero;
-#endif
   CK(cudaFree(d_x));
   CK(cudaFree(d_v0));
   CK(cudaFree(d_v1));
   CK(cudaFree(d_y));
   CK(cudaFree(d_a));
   CK(cudaFree(d_b));
-  delete[] x, delete[] v0, delete[] v1, delete[] w, delete[] a, delete[] b;
+  delete[] x, delete[] v0, delete[] v1, delete[] a, delete[] b;
   delete[] a1, delete[] b1;
 }
 
@@ -346,10 +375,18 @@ int main() {
   check_body("shared-memory stencil", stencil_primal, stencil_tangent,
              {5, B, 0}, 300, 300, 1e-7);
   check_body("reduction tree and shuffles", reduction_primal, reduction_tangent,
-             {3, 2 * B, 0}, 360, 3 * 32, 1e-7);
+             {3, 2 * B, 0}, 360, 3 * 33, 1e-7);
   check_body("dynamic shared memory", dynamic_primal, dynamic_tangent,
              {4, 48, 48 * sizeof(double)}, 190, 190, 1e-7);
   check_stencil_directions(250);
+#ifdef REVERSE
+  check_dot("stencil: dot(J^T w, v) == dot(w, J v)", stencil_tangent,
+            stencil_gradient, {4, B, 0}, 250, 250);
+#ifndef NO_REDUCTION_GRADIENT
+  check_dot("reduction: dot(J^T w, v) == dot(w, J v)", reduction_tangent,
+            reduction_gradient, {3, 2 * B, 0}, 360, 3 * 33);
+#endif
+#endif
   check_refill();
 #ifdef COUNT_ATOMICS
   check_value("atomics made by the tangent kernels",
