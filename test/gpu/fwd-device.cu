@@ -10,18 +10,19 @@
 // against central differences; forward against reverse, dot(J^T w, v) ==
 // dot(w, J v), through the stencil and the reduction; vector mode
 // (enzyme_width 2) with shared memory, one shadow per direction; shared
-// data the kernel sets between two calls.  Forward mode adds no atomics: the
-// device IR has none (the program's kernels make none either), and the
-// emulator counts none while the tangent kernels run.
+// data the kernel sets between two calls; the program's atomicAdd (an
+// atomic add of the tangent).  Forward mode adds no atomics: the device IR
+// of the kernels whose primal makes none has none, and the emulator
+// counts none while they run.
 // REQUIRES: cuda
 // RUN: %gpu-clang -O0 %s -o %t0 && %t0
 // RUN: %gpu-clang -O2 %s -o %t2 && %t2
 // RUN: %if !quick %{ %gpu-clang -O1 %s -o %t1 && %t1 %}
 // RUN: %gpu-clang -O2 -mllvm -zymase-gpu-count-atomics -DCOUNT_ATOMICS %s -o %tc && %tc
-// RUN: %clang -x cuda --cuda-device-only --cuda-gpu-arch=sm_70 -nocudalib --cuda-path=/usr/local/cuda -Xclang -target-sdk-version=12.0 -Wno-unknown-cuda-version -O2 -S -emit-llvm -DNO_REVERSE %s -o %t.ll
+// RUN: %clang -x cuda --cuda-device-only --cuda-gpu-arch=sm_70 -nocudalib --cuda-path=/usr/local/cuda -Xclang -target-sdk-version=12.0 -Wno-unknown-cuda-version -O2 -S -emit-llvm -DNO_ATOMICS %s -o %t.ll
 // RUN: %FileCheck %s --check-prefix=IR < %t.ll
 // RUN: %FileCheck %s --check-prefix=NOATOMIC < %t.ll
-// RUN: %clang -x cuda --cuda-device-only --cuda-gpu-arch=sm_70 -nocudalib --cuda-path=/usr/local/cuda -Xclang -target-sdk-version=12.0 -Wno-unknown-cuda-version -O0 -S -emit-llvm -DNO_REVERSE %s -o %t0.ll
+// RUN: %clang -x cuda --cuda-device-only --cuda-gpu-arch=sm_70 -nocudalib --cuda-path=/usr/local/cuda -Xclang -target-sdk-version=12.0 -Wno-unknown-cuda-version -O0 -S -emit-llvm -DNO_ATOMICS %s -o %t0.ll
 // RUN: %FileCheck %s --check-prefix=IR < %t0.ll
 // RUN: %FileCheck %s --check-prefix=NOATOMIC < %t0.ll
 // RUN: %if cuda-native %{ %cuda-native -O0 %s -o %tn0 %}
@@ -232,13 +233,45 @@ __global__ void stencil_tangent2(const double *x, const double *v0,
                      enzyme_dup, y, dy0, dy1, enzyme_const, n);
 }
 
-/* Reverse mode is left out of the IR checked for atomics (its adjoints of
- * shared memory are atomic) and of the count. */
-#if !defined(NO_REVERSE) && !defined(COUNT_ATOMICS)
-#define REVERSE
+/* The kernels that make atomics are left out of the IR checked for them
+ * and of the count: reverse mode (its adjoints of shared memory are
+ * atomic), and the tangent of the program's own atomicAdd. */
+#if !defined(NO_ATOMICS) && !defined(COUNT_ATOMICS)
+#define ATOMICS
 #endif
 
-#ifdef REVERSE
+#ifdef ATOMICS
+/* The program's atomicAdd: the same atomic add of the tangent. */
+__device__ void atomic_sum(const double *x, double *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    atomicAdd(out, sin(x[i]) * x[i]);
+}
+__global__ void atomic_sum_tangent(const double *x, const double *v,
+                                   double *out, double *dout, int n) {
+  __enzyme_fwddiff_v((void *)atomic_sum, enzyme_dup, x, v, enzyme_dup, out,
+                     dout, enzyme_const, n);
+}
+
+static void check_atomic_sum() {
+  const int n = 300;
+  double x[n], v[n], zero = 0, t, want = 0;
+  for (int i = 0; i < n; i++) {
+    x[i] = 0.01 * i - 1, v[i] = 1 + 0.002 * i;
+    want += (cos(x[i]) * x[i] + sin(x[i])) * v[i];
+  }
+  double *d_x = to_device(x, n), *d_v = to_device(v, n),
+         *d_out = to_device(&zero, 1), *d_dout = to_device(&zero, 1);
+  atomic_sum_tangent<<<3, 128>>>(d_x, d_v, d_out, d_dout, n);
+  CK(cudaGetLastError());
+  to_host(&t, d_dout, 1);
+  check_value("atomicAdd: the tangents' atomic sum", t, want, 1e-12);
+  CK(cudaFree(d_x));
+  CK(cudaFree(d_v));
+  CK(cudaFree(d_out));
+  CK(cudaFree(d_dout));
+}
+
 /* Reverse mode of the same bodies: dx = J^T w. */
 #define GRADIENT(name)                                                         \
   __global__ void name##_gradient(const double *x, double *dx, double *y,      \
@@ -295,7 +328,7 @@ static void check_body(const char *what, Primal primal, Tangent tangent,
   delete[] ym, delete[] want;
 }
 
-#ifdef REVERSE
+#ifdef ATOMICS
 typedef void (*Gradient)(const double *, double *, double *, double *, int);
 
 /* Forward against reverse: dot(J^T w, v) == dot(w, J v), relative to
@@ -379,7 +412,7 @@ int main() {
   check_body("dynamic shared memory", dynamic_primal, dynamic_tangent,
              {4, 48, 48 * sizeof(double)}, 190, 190, 1e-7);
   check_stencil_directions(250);
-#ifdef REVERSE
+#ifdef ATOMICS
   check_dot("stencil: dot(J^T w, v) == dot(w, J v)", stencil_tangent,
             stencil_gradient, {4, B, 0}, 250, 250);
 #ifndef NO_REDUCTION_GRADIENT
@@ -388,6 +421,9 @@ int main() {
 #endif
 #endif
   check_refill();
+#ifdef ATOMICS
+  check_atomic_sum();
+#endif
 #ifdef COUNT_ATOMICS
   check_value("atomics made by the tangent kernels",
               (double)(zymase_gpu_atomics() - before), 0);
