@@ -29,10 +29,6 @@ static int refused_marker(ZyCall *c) {
 }
 
 static int lower(ZyCall *c) {
-  if (zy_device_module(c->zm->mod))
-    return zy_error(ZY_ERR_UNSUPPORTED, c->fn, c->call,
-                    "use __enzyme_autodiff in device code",
-                    "__enzyme_fwddiff in device code is not supported yet");
   c->fwd = 1;
   if (zy_abi_read_arguments(c) || refused_marker(c))
     return -1;

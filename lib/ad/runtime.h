@@ -55,7 +55,8 @@ void zy_runtimes_release(ZyGen *g);
  * through zy_parallel() at fixed points of the pipeline and the sweeps.
  * What each does is said in parallel/parallel.h at the function of the
  * same name with the zy_ prefix (context: zy_parallel_context).  The
- * adjoint of a warp shuffle (ZY_CALL_SHUFFLE) is a ZyCallRuntime. */
+ * adjoint and tangent of a warp shuffle (ZY_CALL_SHUFFLE) are a
+ * ZyCallRuntime. */
 typedef struct ZyParallel {
   /* Before the pre-AD pipeline (on a clone `p` or device function
    * `fn`), and after it. */
@@ -91,6 +92,7 @@ typedef struct ZyParallel {
   int (*gpu_reverse_needed)(LLVMValueRef inst);
   int (*gpu_reverse_sync)(ZyGen *g, LLVMValueRef call);
   int (*gpu_shared_shadow)(ZyGen *g, LLVMValueRef gv, LLVMValueRef *shadow);
+  int (*gpu_shared_lanes)(LLVMValueRef gv); /* vector forward mode */
   LLVMValueRef (*gpu_dynamic_shadow_expr)(ZyGen *g, LLVMValueRef c,
                                           LLVMValueRef base);
   void (*gpu_zero_shared)(ZyGen *g, LLVMBuilderRef b, LLVMBasicBlockRef next);

@@ -329,13 +329,12 @@ static int visit(ZyGen *g, LLVMValueRef i, ZyVec *phis) {
   return err;
 }
 
-/* `ret v`: returns { v, tangent of v } as the signature says. */
-static void lower_return(ZyGen *g, LLVMValueRef ret) {
+/* `ret v`: returns { v, tangent of v } as the signature says; the
+ * return made. */
+static LLVMValueRef lower_return(ZyGen *g, LLVMValueRef ret) {
   LLVMTypeRef rt = LLVMGetReturnType(LLVMGlobalGetValueType(g->grad));
-  if (LLVMGetTypeKind(rt) == LLVMVoidTypeKind) {
-    LLVMBuildRetVoid(g->b);
-    return;
-  }
+  if (LLVMGetTypeKind(rt) == LLVMVoidTypeKind)
+    return LLVMBuildRetVoid(g->b);
   LLVMValueRef r = LLVMGetUndef(rt);
   unsigned k = 0;
   if (LLVMGetNumOperands(ret))
@@ -348,7 +347,7 @@ static void lower_return(ZyGen *g, LLVMValueRef ret) {
                                  ? zy_lane_tangent(g, LLVMGetOperand(ret, 0), j)
                                  : zy_tangent_value(g, LLVMGetOperand(ret, 0)),
                              k++, "");
-  LLVMBuildRet(g->b, r);
+  return LLVMBuildRet(g->b, r);
 }
 
 /* The incoming values of the copies of primal phis `phis` (`primal`:
@@ -428,7 +427,7 @@ static int sweep(ZyGen *g) {
     }
     zy_lane_switch(g, 0);
   }
-  ZyVec phis = {0};
+  ZyVec phis = {0}, rets = {0};
   int err = 0;
   for (size_t k = 0; k < g->order.len && !err; k++) {
     LLVMBasicBlockRef bb = g->order.data[k];
@@ -437,7 +436,7 @@ static int sweep(ZyGen *g) {
          i = LLVMGetNextInstruction(i)) {
       LLVMSetCurrentDebugLocation2(g->b, LLVMInstructionGetDebugLoc(i));
       if (LLVMGetInstructionOpcode(i) == LLVMRet)
-        lower_return(g, i);
+        zy_vec_push(&rets, lower_return(g, i));
       else
         err = visit(g, i, &phis);
     }
@@ -449,9 +448,18 @@ static int sweep(ZyGen *g) {
   }
   zy_lane_switch(g, 0);
   zy_vec_free(&phis);
-  LLVMPositionBuilderAtEnd(g->b, g->allocas);
   LLVMSetCurrentDebugLocation2(g->b, NULL);
-  LLVMBuildBr(g->b, zy_map_get(&g->vmap, LLVMGetEntryBasicBlock(g->primal)));
+  /* (device code: the dynamic shared memory's shadow freed by the block
+   * before each return, after a barrier) */
+  for (size_t k = 0; k < rets.len && !err; k++) {
+    g->retinst = rets.data[k];
+    zy_parallel()->gpu_dynamic_release(g);
+  }
+  zy_vec_free(&rets);
+  /* (device code: the block zeroes the __shared__ shadows first) */
+  LLVMPositionBuilderAtEnd(g->b, g->allocas);
+  zy_parallel()->gpu_zero_shared(
+      g, g->b, zy_map_get(&g->vmap, LLVMGetEntryBasicBlock(g->primal)));
   return err;
 }
 
@@ -491,6 +499,8 @@ static void free_state(ZyGen *g) {
   zy_map_free(&g->reachable);
   zy_map_free(&g->sizes);
   zy_map_free(&g->tapes);
+  zy_vec_free(&g->gpu_shared);
+  zy_map_free(&g->gpu_dynexprs);
   zy_vec_free(&g->order);
   if (g->types)
     zy_types_free(g->types);
@@ -517,7 +527,9 @@ static int build(ZyGen *g) {
   g->act = zy_activity_compute(g->primal, g->sig.active_args, g->sig.dup_args,
                                g->sig.active_ret || g->sig.dup_ret);
   zy_punning_warn(g);
-  if (zy_parallel()->omp_check(g)) /* OpenMP constructs refused */
+  if (zy_parallel()->omp_check(g) ||         /* OpenMP constructs refused */
+      zy_parallel()->gpu_shuffle_check(g) || /* device: float bits moved */
+      zy_parallel()->gpu_dynamic_shared_check(g))
     return -1;
   order_blocks(g);
   if (g->sig.width > 1)

@@ -2,10 +2,10 @@
  * rule table (the tangent from the same row as the adjoint), memory
  * functions on the shadows, functions with a body through their own
  * tangent function, functions with a custom forward derivative through
- * it (tangent_custom.c), and MPI and BLAS calls through the runtime's
- * handler.  What forward mode does not handle yet (custom gradients
- * without a forward derivative, unknown functions that touch
- * derivatives, ...) is refused here with a located error.
+ * it (tangent_custom.c), and MPI calls, BLAS calls and warp shuffles
+ * through their runtime's handler.  What forward mode does not handle yet
+ * (custom gradients without a forward derivative, unknown functions that
+ * touch derivatives, ...) is refused here with a located error.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
 #include "runtime.h"
@@ -327,8 +327,8 @@ static int refused(ZyGen *g, LLVMValueRef call, LLVMValueRef f) {
 
 /* A call of a runtime with a tangent of its own (MPI: the runtime copies
  * it and communicates the tangents; BLAS: the tangent in BLAS calls
- * around the copy); the code it adds may end the
- * primal block's copy in a new block. */
+ * around the copy; a warp shuffle: the tangent shuffled alike); the code
+ * it adds may end the primal block's copy in a new block. */
 static int runtime_call(ZyGen *g, LLVMValueRef call, ZyCallMode mode) {
   const ZyCallRuntime *rt = zy_runtime(mode);
   if (!rt->tangent)
@@ -354,6 +354,8 @@ int zy_tangent_call(ZyGen *g, LLVMValueRef call) {
     return zy_tangent_custom_call(g, call, fc);
   if (f && LLVMIsAFunction(f) && (zy_mpi_handled(f) || zy_mpi_helper(f)))
     return runtime_call(g, call, ZY_CALL_MPI);
+  if (zy_parallel()->gpu_shuffle_mode(f)) /* HIP's have bodies: first */
+    return runtime_call(g, call, ZY_CALL_SHUFFLE);
   const ZyRule *r = f && LLVMIsAFunction(f) ? zy_rule_for_call(f) : NULL;
   if (r)
     return rule_call(g, call, r);

@@ -6,6 +6,7 @@
  * `tangent`, `shadow` and `adjoint`; the primal copy is made once.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "ad.h"
+#include "runtime.h"
 
 #include "calls/mpi_calls.h"
 
@@ -71,9 +72,12 @@ int zy_lanes_check(ZyGen *g, LLVMValueRef i) {
   for (int o = 0, n = LLVMGetNumOperands(i); o < n; o++) {
     LLVMValueRef v = LLVMGetOperand(i, o);
     LLVMValueRef gv = v && LLVMIsAConstant(v) ? base_global(v) : NULL;
-    /* An integer global's shadow never holds a derivative: shared. */
+    /* An integer global's shadow never holds a derivative: shared.  A
+     * __shared__ array's shadows are the device runtime's (gpu_sync.c:
+     * one per lane, or a located error for dynamic shared memory). */
     if (!gv || !zy_activity_shadowed_global(v) ||
-        LLVMGetTypeKind(LLVMGlobalGetValueType(gv)) == LLVMIntegerTypeKind)
+        LLVMGetTypeKind(LLVMGlobalGetValueType(gv)) == LLVMIntegerTypeKind ||
+        zy_parallel()->gpu_shared_lanes(gv))
       continue;
     return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
                         "pass the data as a pointer argument with enzyme_dup "

@@ -185,9 +185,22 @@ static LLVMValueRef loaded_double(LLVMValueRef x, LLVMValueRef a,
   return d;
 }
 
+/* The first of instructions `a` and `b` of one block; NULL when their
+ * blocks differ. */
+static LLVMValueRef first_of(LLVMValueRef a, LLVMValueRef b) {
+  if (LLVMGetInstructionParent(a) != LLVMGetInstructionParent(b))
+    return NULL;
+  for (LLVMValueRef i = a; i; i = LLVMGetNextInstruction(i))
+    if (i == b)
+      return a;
+  return b;
+}
+
 /* `or_` = or(zext(S(m, trunc X, b, c)), shl(zext(S(m, trunc(X >> 32), b,
  * c)), 32)) with S one shuffle of i32: made a call of the double shuffle
- * on X's bits.  Returns 1 if it did. */
+ * on X's bits, where the first half shuffle was (the optimizer may have
+ * sunk the `or` into a branch that only some lanes take; the shuffle must
+ * stay where every lane of its mask meets).  Returns 1 if it did. */
 static int fuse_one(LLVMValueRef or_) {
   LLVMValueRef a = LLVMGetOperand(or_, 0), o = LLVMGetOperand(or_, 1);
   LLVMValueRef hiz = shl32(a), loz = o;
@@ -208,16 +221,17 @@ static int fuse_one(LLVMValueRef or_) {
   LLVMValueRef x = operand_of(LLVMGetOperand(lo, 1), LLVMTrunc);
   LLVMValueRef sh = operand_of(LLVMGetOperand(hi, 1), LLVMTrunc);
   LLVMValueRef xh = operand_of(sh, LLVMLShr);
+  LLVMValueRef at = first_of(lo, hi);
   if (!x || x != xh || !const_is(LLVMGetOperand(sh, 1), 32) ||
       LLVMGetTypeKind(LLVMTypeOf(x)) != LLVMIntegerTypeKind ||
-      LLVMGetIntTypeWidth(LLVMTypeOf(x)) != 64)
+      LLVMGetIntTypeWidth(LLVMTypeOf(x)) != 64 || !at)
     return 0;
   LLVMModuleRef m = LLVMGetGlobalParent(
       LLVMGetBasicBlockParent(LLVMGetInstructionParent(or_)));
   LLVMContextRef c = LLVMGetModuleContext(m);
   LLVMValueRef f = f64_shuffle(m, mlo, LLVMGetCalledValue(lo));
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
-  LLVMPositionBuilderBefore(b, or_);
+  LLVMPositionBuilderBefore(b, at);
   LLVMValueRef dx = operand_of(x, LLVMBitCast);
   if (!dx || LLVMGetTypeKind(LLVMTypeOf(dx)) != LLVMDoubleTypeKind)
     dx = loaded_double(x, LLVMGetOperand(lo, 1), sh);

@@ -53,6 +53,10 @@ int zy_gpu_reverse_sync(ZyGen *g, LLVMValueRef call) {
   return 0;
 }
 
+int zy_gpu_shared_lanes(LLVMValueRef gv) {
+  return LLVMGetPointerAddressSpace(LLVMTypeOf(gv)) == AS_SHARED;
+}
+
 int zy_gpu_shared_shadow(ZyGen *g, LLVMValueRef gv, LLVMValueRef *shadow) {
   *shadow = NULL;
   if (LLVMGetPointerAddressSpace(LLVMTypeOf(gv)) != AS_SHARED)
@@ -80,6 +84,14 @@ int zy_gpu_shared_shadow(ZyGen *g, LLVMValueRef gv, LLVMValueRef *shadow) {
                         LLVMGetValueName(gv),
                         g->split ? "a split (augmented/reverse) gradient"
                                  : "a function without __syncthreads");
+  if (dynamic && g->lanes)
+    return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                        "use a static __shared__ array (its shadow is one "
+                        "per direction), or width 1",
+                        "vector forward mode (enzyme_width %u): the dynamic "
+                        "(extern) __shared__ array '%s' holds derivatives; "
+                        "its one shadow cannot hold several directions",
+                        g->width, LLVMGetValueName(gv));
   if (dynamic && zy_opt_gpu_no_device_malloc())
     return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
                         "use a static __shared__ array (its shadow is "
@@ -94,8 +106,12 @@ int zy_gpu_shared_shadow(ZyGen *g, LLVMValueRef gv, LLVMValueRef *shadow) {
     *shadow = zy_gpu_dynamic_shadow(g, gv);
     return 0;
   }
-  char name[256];
-  snprintf(name, sizeof name, "%s.zymase_shadow", LLVMGetValueName(gv));
+  char name[256]; /* vector forward mode: one per lane (direction) */
+  if (g->lanes && g->lane)
+    snprintf(name, sizeof name, "%s.zymase_shadow.%u", LLVMGetValueName(gv),
+             g->lane);
+  else
+    snprintf(name, sizeof name, "%s.zymase_shadow", LLVMGetValueName(gv));
   LLVMTypeRef t = LLVMGlobalGetValueType(gv);
   LLVMValueRef s = LLVMGetNamedGlobal(g->zm->mod, name);
   if (!s) {

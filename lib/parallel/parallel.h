@@ -133,8 +133,8 @@ void zy_parallel_owned_add(struct ZyGen *g, LLVMValueRef p, LLVMValueRef shadow,
 
 /* Registers the parallel runtimes with the engine (once, at start-up,
  * abi/driver.c; register.c): the functions of this header that the
- * engine calls (ZyParallel, runtime.h), the adjoint of warp shuffles
- * (ZY_CALL_SHUFFLE) and the accumulation strategies, in the order they
+ * engine calls (ZyParallel, runtime.h), the adjoint and tangent of warp
+ * shuffles (ZY_CALL_SHUFFLE) and the accumulation strategies, in the order they
  * are asked: privatized, device, ownership. */
 void zy_parallel_register(void);
 
@@ -224,6 +224,10 @@ int zy_gpu_reverse_shuffle(struct ZyGen *g, LLVMValueRef call, LLVMValueRef d);
  * move between lanes by an integer shuffle that is not differentiated
  * (an i32 shuffle of a float's bits, HIP's amdgcn cross-lane moves). */
 int zy_gpu_shuffle_check(struct ZyGen *g);
+/* Forward mode (gpu_tangent.c): the copy of shuffle `call` and the same
+ * shuffle of its value's tangent (the ZY_CALL_SHUFFLE runtime's
+ * `tangent`). */
+int zy_gpu_tangent_shuffle(struct ZyGen *g, LLVMValueRef call);
 
 /* --- __shared__ memory and barriers (gpu_sync.c) ------------------------- */
 
@@ -240,6 +244,11 @@ int zy_gpu_reverse_sync(struct ZyGen *g, LLVMValueRef call);
  * -zymase-gpu-no-device-malloc).  Leaves `*shadow` NULL for other
  * globals. */
 int zy_gpu_shared_shadow(struct ZyGen *g, LLVMValueRef gv, LLVMValueRef *shadow);
+/* Whether global `gv` is __shared__ memory, whose shadow in vector
+ * forward mode zy_gpu_shared_shadow makes one per lane for a static array
+ * (`<name>.zymase_shadow.<lane>` after the first) and refuses for dynamic
+ * (extern) shared memory. */
+int zy_gpu_shared_lanes(LLVMValueRef gv);
 /* Ends the gradient's entry block (builder `b`): allocates the dynamic
  * shared memory's shadow (zy_gpu_dynamic_alloc) and zeroes the shared
  * shadows between two barriers if there are any, then branches to

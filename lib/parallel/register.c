@@ -1,7 +1,8 @@
 /* register.c - what the parallel runtimes (OpenMP, GPU device code,
  * privatized loops) register with the engine at start-up: their hooks
- * (ZyParallel), the adjoint of warp shuffles (a ZyCallRuntime) and the
- * accumulation strategies, asked in this order (ad/runtime.h).
+ * (ZyParallel), the adjoint and tangent of warp shuffles (a
+ * ZyCallRuntime) and the accumulation strategies, asked in this order
+ * (ad/runtime.h).
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "parallel.h"
 
@@ -49,6 +50,7 @@ static const ZyParallel hooks = {
     .gpu_reverse_needed = zy_gpu_reverse_needed,
     .gpu_reverse_sync = zy_gpu_reverse_sync,
     .gpu_shared_shadow = zy_gpu_shared_shadow,
+    .gpu_shared_lanes = zy_gpu_shared_lanes,
     .gpu_dynamic_shadow_expr = zy_gpu_dynamic_shadow_expr,
     .gpu_zero_shared = zy_gpu_zero_shared,
     .gpu_finish = zy_gpu_finish,
@@ -56,7 +58,8 @@ static const ZyParallel hooks = {
 };
 
 static const ZyCallRuntime shuffles = {.name = "warp shuffles",
-                                       .reverse = zy_gpu_reverse_shuffle};
+                                       .reverse = zy_gpu_reverse_shuffle,
+                                       .tangent = zy_gpu_tangent_shuffle};
 
 void zy_parallel_register(void) {
   zy_parallel_hooks_register(&hooks);
