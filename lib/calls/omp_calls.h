@@ -14,7 +14,7 @@ typedef enum ZyOmpKind {
   ZY_OMP_BARRIER,    /* a barrier, again at the mirrored point          */
   ZY_OMP_ENTER,      /* takes a lock (critical, omp_set_lock)           */
   ZY_OMP_EXIT,       /* releases it                                     */
-  ZY_OMP_REDUCE,     /* __kmpc_reduce*: rewritten as a critical section */
+  ZY_OMP_REDUCE,     /* __kmpc_reduce*: atomics or a critical section   */
   ZY_OMP_END_REDUCE, /* __kmpc_end_reduce*: ... its end                 */
   ZY_OMP_REFUSED,    /* a construct Zymase does not differentiate       */
 } ZyOmpKind;

@@ -75,6 +75,14 @@ extern "C" LLVMValueRef zy_llvm_underlying_object(LLVMValueRef p) {
   return wrap(getUnderlyingObject(unwrap(p)));
 }
 
+extern "C" LLVMBasicBlockRef zy_llvm_switch_dest(LLVMValueRef sw, long long v) {
+  auto *S = cast<SwitchInst>(unwrap(sw));
+  for (auto &C : S->cases())
+    if (C.getCaseValue()->getSExtValue() == v)
+      return wrap(C.getCaseSuccessor());
+  return wrap(S->getDefaultDest());
+}
+
 extern "C" int zy_llvm_global_location(LLVMValueRef gv, char *buf,
                                         size_t n) {
   auto *G = dyn_cast<GlobalVariable>(unwrap(gv));

@@ -91,6 +91,10 @@ int zy_llvm_last_updates(LLVMValueRef fn);
  * through GEPs and casts). */
 LLVMValueRef zy_llvm_underlying_object(LLVMValueRef p);
 
+/* The block switch `sw` goes to when its condition is `v` (its default
+ * destination when no case has value v). */
+LLVMBasicBlockRef zy_llvm_switch_dest(LLVMValueRef sw, long long v);
+
 /* Writes "file:line" of global variable `gv`'s debug info into buf;
  * 0 when it has none. */
 int zy_llvm_global_location(LLVMValueRef gv, char *buf, size_t n);

@@ -1,8 +1,8 @@
 /* openmp.c - OpenMP as clang emits it for libomp (the table of its runtime
  * calls is calls/omp_calls.c): the rewrites of the clone to
- * differentiate (regions as calls, reductions as critical sections,
- * sequence numbers for locks), and the code of regions, barriers and
- * locks in the forward and reverse sweeps.
+ * differentiate (regions as calls, sum reductions as atomic adds, other
+ * reductions as critical sections, sequence numbers for locks), and the
+ * code of regions, barriers and locks in the forward and reverse sweeps.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "parallel.h"
 
@@ -288,6 +288,154 @@ static void reduce_as_critical(LLVMBuilderRef b, LLVMValueRef call,
   LLVMInstructionEraseFromParent(call);
 }
 
+/* --- Sum reductions as atomic adds -------------------------------------- */
+
+/* Whether `i`, in the atomic branch of a reduction, keeps that branch a
+ * sum: an atomic add or subtract of a float (or an integer's atomic
+ * update) whose old value is unused, the loads and address arithmetic
+ * around it, the end of the reduction. */
+static int sum_inst(LLVMValueRef i, int *floats) {
+  switch (LLVMGetInstructionOpcode(i)) {
+  case LLVMPHI:
+  case LLVMGetElementPtr:
+  case LLVMLoad:
+  case LLVMICmp:
+  case LLVMBr:
+  case LLVMBitCast:
+  case LLVMSExt:
+  case LLVMZExt:
+  case LLVMTrunc:
+    return 1;
+  case LLVMAtomicRMW: {
+    LLVMTypeRef t = LLVMTypeOf(LLVMGetOperand(i, 1));
+    LLVMAtomicRMWBinOp op = LLVMGetAtomicRMWBinOp(i);
+    if (LLVMGetFirstUse(i))
+      return 0;
+    if (LLVMGetTypeKind(t) == LLVMIntegerTypeKind)
+      return 1; /* no derivative: any update the branch makes */
+    *floats += 1;
+    return (LLVMGetTypeKind(t) == LLVMDoubleTypeKind ||
+            LLVMGetTypeKind(t) == LLVMFloatTypeKind) &&
+           (op == LLVMAtomicRMWBinOpFAdd || op == LLVMAtomicRMWBinOpFSub);
+  }
+  case LLVMCall: {
+    LLVMValueRef f = LLVMGetCalledValue(i);
+    const ZyOmpCall *row = zy_omp_call(f);
+    const char *name = LLVMIsAFunction(f) ? LLVMGetValueName(f) : "";
+    return (row && row->kind == ZY_OMP_END_REDUCE) ||
+           !strncmp(name, "llvm.dbg.", 9) ||
+           !strncmp(name, "llvm.lifetime.", 14);
+  }
+  default:
+    return 0;
+  }
+}
+
+/* The blocks from `from` to `join` (not included) into `out`; 0 when one
+ * holds something `keep` refuses or there are more than 64. */
+static int branch_blocks(LLVMBasicBlockRef from, LLVMBasicBlockRef join,
+                         int (*keep)(LLVMValueRef, int *), int *floats,
+                         ZyVec *out) {
+  zy_vec_push(out, LLVMBasicBlockAsValue(from));
+  for (size_t k = 0; k < out->len; k++) {
+    LLVMBasicBlockRef bb = LLVMValueAsBasicBlock(out->data[k]);
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i))
+      if (keep && !keep(i, floats))
+        return 0;
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+    if (!term || LLVMGetInstructionOpcode(term) != LLVMBr)
+      return 0;
+    for (unsigned s = 0; s < LLVMGetNumSuccessors(term); s++) {
+      LLVMValueRef v = LLVMBasicBlockAsValue(LLVMGetSuccessor(term, s));
+      int seen = LLVMValueAsBasicBlock(v) == join;
+      for (size_t j = 0; j < out->len && !seen; j++)
+        seen = out->data[j] == v;
+      if (!seen)
+        zy_vec_push(out, v);
+    }
+    if (out->len > 64)
+      return 0;
+  }
+  return 1;
+}
+
+/* Removes the reduction's end calls in `blocks`; a blocking reduction's
+ * (__kmpc_end_reduce) becomes the barrier it ends with when `barrier_too`. */
+static void drop_end_calls(LLVMBuilderRef b, ZyVec *blocks, int barrier_too) {
+  for (size_t k = 0; k < blocks->len; k++) {
+    LLVMBasicBlockRef bb = LLVMValueAsBasicBlock(blocks->data[k]);
+    LLVMValueRef i = LLVMGetFirstInstruction(bb);
+    while (i) {
+      LLVMValueRef next = LLVMGetNextInstruction(i);
+      const ZyOmpCall *row =
+          LLVMIsACallInst(i) ? zy_omp_call(LLVMGetCalledValue(i)) : NULL;
+      if (row && row->kind == ZY_OMP_END_REDUCE) {
+        const char *name = LLVMGetValueName(LLVMGetCalledValue(i));
+        if (barrier_too && !strcmp(name, "__kmpc_end_reduce")) {
+          LLVMPositionBuilderBefore(b, i);
+          barrier(b, LLVMGetOperand(i, 0), LLVMGetOperand(i, 1));
+        }
+        LLVMInstructionEraseFromParent(i);
+      }
+      i = next;
+    }
+  }
+}
+
+/* __kmpc_reduce*(...) whose atomic branch (case 2 of the switch on its
+ * result, which clang emits beside the combining one) only adds floats
+ * atomically into the shared variables (+ and - reductions): every
+ * thread takes that branch.  Its reverse is then a broadcast: each
+ * partial gets the adjoint of the shared variable, which keeps it (the
+ * adjoint of `atomicrmw fadd`), read after the barrier that mirrors the
+ * reduction's end, with no lock and no order among the threads.  Other
+ * reductions (*, max, min: a compare-and-swap loop) stay critical
+ * sections.  Returns whether `call` was rewritten. */
+static int reduce_as_atomics(LLVMBuilderRef b, LLVMValueRef call) {
+  LLVMUseRef u = LLVMGetFirstUse(call);
+  LLVMValueRef sw = u ? LLVMGetUser(u) : NULL;
+  if (!sw || LLVMGetNextUse(u) || !LLVMIsASwitchInst(sw) ||
+      LLVMGetOperand(sw, 0) != call)
+    return 0;
+  LLVMBasicBlockRef join = LLVMGetSwitchDefaultDest(sw);
+  LLVMBasicBlockRef one = zy_llvm_switch_dest(sw, 1);
+  LLVMBasicBlockRef two = zy_llvm_switch_dest(sw, 2);
+  ZyVec ones = {0}, twos = {0};
+  int floats = 0;
+  int ok = one && two && one != join && two != join &&
+           branch_blocks(two, join, sum_inst, &floats, &twos) && floats &&
+           branch_blocks(one, join, NULL, NULL, &ones);
+  for (size_t k = 0; ok && k < twos.len; k++) /* two branches apart */
+    for (size_t j = 0; j < ones.len; j++)
+      ok &= twos.data[k] != ones.data[j];
+  if (ok) {
+    LLVMReplaceAllUsesWith(call, i32c(ctx_of(call), 2));
+    LLVMInstructionEraseFromParent(call);
+    drop_end_calls(b, &ones, 0); /* no longer reached */
+    drop_end_calls(b, &twos, 1);
+  }
+  zy_vec_free(&ones);
+  zy_vec_free(&twos);
+  return ok;
+}
+
+static void reductions_as_atomics(LLVMBuilderRef b, LLVMValueRef p) {
+  ZyVec calls = {0};
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(p); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      const ZyOmpCall *row =
+          LLVMIsACallInst(i) ? zy_omp_call(LLVMGetCalledValue(i)) : NULL;
+      if (row && row->kind == ZY_OMP_REDUCE)
+        zy_vec_push(&calls, i);
+    }
+  for (size_t k = 0; k < calls.len; k++)
+    reduce_as_atomics(b, calls.data[k]);
+  zy_vec_free(&calls);
+}
+
 /* __kmpc_dispatch_init_*(loc, gtid, schedule, lb, ub, st, chunk) with the
  * monotonic modifier instead of the nonmonotonic one (what clang gives
  * schedule(dynamic) since OpenMP 5): libomp runs nonmonotonic:dynamic as
@@ -340,6 +488,9 @@ void zy_omp_prepare(LLVMValueRef p) {
   if (!calls.len)
     return;
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx_of(p));
+  reductions_as_atomics(b, p);
+  calls.len = 0;
+  calls_of(p, &calls);
   for (size_t k = 0; k < calls.len; k++) {
     LLVMValueRef call = calls.data[k];
     const ZyOmpCall *row = zy_omp_call(LLVMGetCalledValue(call));

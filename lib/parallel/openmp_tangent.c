@@ -2,10 +2,10 @@
  * parallel as the primal: the tangent of a region is a fork of the tangent
  * function of its body, each thread given the body's arguments and their
  * tangents or shadows beside them (as Enzyme does).  What the body does
- * inside (worksharing loops, critical sections, reductions made critical
- * sections by zy_omp_prepare, barriers, single, master) is copied by the
- * tangent sweep with its tangents in the same place, so under the same
- * locks and barriers.
+ * inside (worksharing loops, critical sections, reductions made atomic
+ * adds or critical sections by zy_omp_prepare, barriers, single, master)
+ * is copied by the tangent sweep with its tangents in the same place, so
+ * under the same locks and barriers.
  * SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception */
 #include "parallel.h"
 

@@ -16,8 +16,10 @@ struct ZyGen;
 /* Rewrites clone `p` before the pre-AD pipeline: each parallel region
  * (`__kmpc_fork_call(loc, n, body, args...)`) becomes a direct call
  * `body(null, null, args...)` marked as a region, so that the analyses
- * see the body as a callee; reductions become critical sections (one
- * partial result at a time, under the reduction's lock); each release of
+ * see the body as a callee; + and - reductions of floats take clang's
+ * atomic branch (atomic adds, whose reverse is a broadcast of the
+ * adjoint), other reductions become critical sections (one partial
+ * result at a time, under the reduction's lock); each release of
  * a lock first takes a sequence number, so that the reverse sweep can
  * take the lock in the opposite order. */
 void zy_omp_prepare(LLVMValueRef p);

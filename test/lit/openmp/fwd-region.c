@@ -2,9 +2,9 @@
 // tangent function forks a wrapper (`.omp.tan`) of the tangent of the
 // outlined body, which gets the shared variables' shadows beside them and
 // a firstprivate double's tangent as the integer of its bits; the body's
-// reduction (a critical section after zymase's rewrite) updates the
-// shadow under the same lock, and an `omp atomic` add becomes an atomic
-// add of the tangent to the shadow.  Values: integration/fwd-openmp.c.
+// reduction (clang's atomic branch after zymase's rewrite: no critical
+// section) adds the tangent to the shadow atomically beside the value,
+// and so does an `omp atomic` add.  Values: integration/fwd-openmp.c.
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // REQUIRES: openmp
 // RUN: %clang -fopenmp -O1 -S -emit-llvm %s -o %t.ll
@@ -34,10 +34,13 @@ double df(double *x, double *dx, double *h, double *dh, int n) {
 // CHECK-LABEL: define internal void @__zymase_fwd.f.omp_outlined
 // CHECK: atomicrmw fadd ptr %{{.*}}, double
 // CHECK: atomicrmw fadd ptr %{{.*}}, double
-// CHECK: call void @__kmpc_critical(
-// CHECK: fadd double
-// CHECK: fadd double
-// CHECK: call void @__kmpc_end_critical(
+// CHECK-NOT: __kmpc_critical
+// CHECK: call void @__kmpc_for_static_fini(
+// CHECK-NOT: __kmpc_critical
+// CHECK: atomicrmw fadd ptr %{{.*}}, double
+// CHECK-NOT: __kmpc_critical
+// CHECK: atomicrmw fadd ptr %{{.*}}, double
+// CHECK-NOT: __kmpc_critical
 // CHECK-LABEL: define internal void @__zymase_fwd.f.omp_outlined{{.*}}.omp.tan(ptr {{.*}}, ptr {{.*}}, i64
 // CHECK: bitcast i64 %{{.*}} to double
 // CHECK: call void @__zymase_fwd.f.omp_outlined
