@@ -294,6 +294,29 @@ static int int_from_shadowed_pointer(ZyGen *g, LLVMValueRef v, int depth) {
   return 0;
 }
 
+/* A pointer made from an integer that is not the bits of a shadowed
+ * pointer (plus or minus an offset), while the function uses shadows: its
+ * shadow cannot be built, and the derivatives through it would be lost.
+ * Reverse mode (check_memory) and forward mode (tangent.c) refuse it. */
+int zy_check_int_to_ptr(ZyGen *g, LLVMValueRef i) {
+  LLVMValueRef v = LLVMGetOperand(i, 0);
+  if (zy_activity_shadowed(g->act, v))
+    return 0;
+  if (int_from_shadowed_pointer(g, v, 0))
+    return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                        "use pointer arithmetic (or only + and - on the "
+                        "integer)",
+                        "a pointer is rebuilt from integer arithmetic "
+                        "Zymase cannot mirror on its shadow");
+  if (!LLVMIsAConstant(v) && uses_shadows(g))
+    return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                        "pass the memory as a pointer, with enzyme_const "
+                        "if it carries no derivatives",
+                        "a pointer made from an integer may reach memory "
+                        "with derivatives");
+  return 0;
+}
+
 /* Memory operations on shadowed pointers that the sweeps know
  * how to mirror on the shadows. */
 static int check_memory(ZyGen *g) {
@@ -399,23 +422,8 @@ static int check_memory(ZyGen *g) {
                             "(an integer load of memory with a shadow, "
                             "reinterpreted as a float); this is not "
                             "supported yet");
-      } else if (op == LLVMIntToPtr &&
-                 !zy_activity_shadowed(g->act, LLVMGetOperand(i, 0)) &&
-                 int_from_shadowed_pointer(g, LLVMGetOperand(i, 0), 0)) {
-        return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
-                            "use pointer arithmetic (or only + and - on the "
-                            "integer)",
-                            "a pointer is rebuilt from integer arithmetic "
-                            "Zymase cannot mirror on its shadow");
-      } else if (op == LLVMIntToPtr &&
-                 !zy_activity_shadowed(g->act, LLVMGetOperand(i, 0)) &&
-                 !LLVMIsAConstant(LLVMGetOperand(i, 0)) &&
-                 uses_shadows(g)) {
-        return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
-                            "pass the memory as a pointer, with enzyme_const "
-                            "if it carries no derivatives",
-                            "a pointer made from an integer may reach memory "
-                            "with derivatives");
+      } else if (op == LLVMIntToPtr && zy_check_int_to_ptr(g, i)) {
+        return -1;
       } else if ((op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg) &&
                  check_atomic(g, i)) {
         return -1;
