@@ -334,7 +334,8 @@ static int check_memory(ZyGen *g) {
                               "a pointer to memory that has a shadow is "
                               "stored to memory that has none");
         if (!zy_activity_shadowed(g->act, p) ||
-            zy_type_differentiable(LLVMTypeOf(v)) || sv || is_null(v))
+            zy_type_differentiable(LLVMTypeOf(v)) || sv || is_null(v) ||
+            LLVMIsAFunction(v)) /* its shadow: itself (shadow.c) */
           continue;
         if (LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMPointerTypeKind &&
             !zy_activity_unshadowed_slot(g->act, p))
