@@ -507,7 +507,7 @@ int zy_shadow_forward(ZyGen *g, LLVMValueRef i) {
       return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
                           "a pointer without a shadow is put in an "
                           "aggregate with pointers that have one");
-    if (!sa || (!sv && LLVMIsAConstant(v)))
+    if (!sa) /* (a field without pointers: null in the shadow) */
       return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
                           "cannot build the shadow of this aggregate");
     s = LLVMInstructionClone(c);
