@@ -171,6 +171,78 @@ static int from_caller(LLVMValueRef p) {
   return LLVMIsAArgument(p) || LLVMIsALoadInst(p);
 }
 
+/* Whether pointer `p` is an argument of the function, or loaded from
+ * memory an argument reaches (the differentiated function's caller owns
+ * it), through GEPs and bitcasts. */
+static int from_argument(LLVMValueRef p, int depth) {
+  while (LLVMIsAGetElementPtrInst(p) || LLVMIsABitCastInst(p))
+    p = LLVMGetOperand(p, 0);
+  if (LLVMIsAArgument(p))
+    return 1;
+  if (depth > 4)
+    return 0;
+  if (LLVMIsALoadInst(p))
+    return from_argument(LLVMGetOperand(p, 0), depth + 1);
+  if (!LLVMIsAAllocaInst(p)) /* (a callee's body as -O0 leaves it: its */
+    return 0;                /* arguments kept in locals) */
+  for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef st = LLVMGetUser(u);
+    if (LLVMIsAStoreInst(st) && LLVMGetOperand(st, 1) == p &&
+        from_argument(LLVMGetOperand(st, 0), depth + 1))
+      return 1;
+  }
+  return 0;
+}
+
+/* Whether function `f` (with a body) reallocs memory its caller passes
+ * it (not its own blocks, nor a gradient's cache buffers). */
+static int reallocs_argument_memory(LLVMValueRef f) {
+  if (!f || !LLVMIsAFunction(f) || LLVMIsDeclaration(f))
+    return 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      if (!LLVMIsACallInst(i) || zy_activity_allocation(i) != ZY_ALLOC_REALLOC)
+        continue;
+      LLVMValueRef p = LLVMGetOperand(i, 0);
+      if (!LLVMIsAConstantPointerNull(p) && from_argument(p, 0))
+        return 1;
+    }
+  return 0;
+}
+
+/* A call of a function that reallocs memory its caller passes it: the
+ * callee's reverse sweep moves the adjoints back into the old block's
+ * shadow and frees it, as realloc freed the block.  That is right when
+ * the old block comes from outside the differentiation (an argument of
+ * this function, or memory an argument reaches), once; a block of this
+ * function's own (its local, its heap memory, an earlier such call's
+ * result) is still needed by this function's reverse sweep, or by the
+ * reverse of the call that reallocated it before, after the callee freed
+ * its shadow: the gradient read freed memory (garbage, silently). */
+static int check_realloc_call(ZyGen *g, LLVMValueRef call, int *seen) {
+  if (!reallocs_argument_memory(LLVMGetCalledValue(call)))
+    return 0;
+  int outside = !zy_loop_of(g, LLVMGetInstructionParent(call)) && !*seen;
+  for (unsigned k = 0; outside && k < LLVMGetNumArgOperands(call); k++) {
+    LLVMValueRef a = LLVMGetOperand(call, k);
+    outside = !zy_activity_shadowed(g->act, a) || from_argument(a, 0);
+  }
+  *seen = 1;
+  if (outside)
+    return 0;
+  return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                      "realloc in the function given to __enzyme_autodiff "
+                      "itself, or allocate the final size before the call",
+                      "a call of '%s', which reallocs memory its caller "
+                      "passes it, with memory of this function's own, "
+                      "more than once or in a loop: the callee's reverse "
+                      "sweep would free the old block's shadow before this "
+                      "function's reverse sweep is done with it",
+                      LLVMGetValueName(LLVMGetCalledValue(call)));
+}
+
 /* Calls that may receive shadowed pointers: the ones the memory rules
  * know, and ones that cannot write through their arguments. */
 static int call_takes_shadowed(LLVMValueRef call) {
@@ -320,6 +392,7 @@ int zy_check_int_to_ptr(ZyGen *g, LLVMValueRef i) {
 /* Memory operations on shadowed pointers that the sweeps know
  * how to mirror on the shadows. */
 static int check_memory(ZyGen *g) {
+  int realloc_calls = 0;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->primal); bb;
        bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
@@ -361,6 +434,8 @@ static int check_memory(ZyGen *g) {
                               "supported yet");
       } else if (op == LLVMCall) {
         LLVMValueRef callee = LLVMGetCalledValue(i);
+        if (check_realloc_call(g, i, &realloc_calls))
+          return -1;
         if ((call_takes_shadowed(i) &&
              zy_activity_allocation(i) != ZY_ALLOC_REALLOC) ||
             zy_mpi_row(callee) || /* zy_mpi_check */
