@@ -334,6 +334,8 @@ void zy_punning_float_params(LLVMValueRef p);
 /* check.c: step 4 (flows of derivatives and memory operations the sweeps
  * handle); 0, or -1 after an error. */
 int zy_check_supported(ZyGen *g);
+/* inttoptr `i`: a located error unless its shadow can be built (0). */
+int zy_check_int_to_ptr(ZyGen *g, LLVMValueRef i);
 
 /* The distinct predecessors of primal block `bb`, in a fixed order. */
 ZyVec *zy_preds(ZyGen *g, LLVMBasicBlockRef bb);

@@ -171,6 +171,78 @@ static int from_caller(LLVMValueRef p) {
   return LLVMIsAArgument(p) || LLVMIsALoadInst(p);
 }
 
+/* Whether pointer `p` is an argument of the function, or loaded from
+ * memory an argument reaches (the differentiated function's caller owns
+ * it), through GEPs and bitcasts. */
+static int from_argument(LLVMValueRef p, int depth) {
+  while (LLVMIsAGetElementPtrInst(p) || LLVMIsABitCastInst(p))
+    p = LLVMGetOperand(p, 0);
+  if (LLVMIsAArgument(p))
+    return 1;
+  if (depth > 4)
+    return 0;
+  if (LLVMIsALoadInst(p))
+    return from_argument(LLVMGetOperand(p, 0), depth + 1);
+  if (!LLVMIsAAllocaInst(p)) /* (a callee's body as -O0 leaves it: its */
+    return 0;                /* arguments kept in locals) */
+  for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef st = LLVMGetUser(u);
+    if (LLVMIsAStoreInst(st) && LLVMGetOperand(st, 1) == p &&
+        from_argument(LLVMGetOperand(st, 0), depth + 1))
+      return 1;
+  }
+  return 0;
+}
+
+/* Whether function `f` (with a body) reallocs memory its caller passes
+ * it (not its own blocks, nor a gradient's cache buffers). */
+static int reallocs_argument_memory(LLVMValueRef f) {
+  if (!f || !LLVMIsAFunction(f) || LLVMIsDeclaration(f))
+    return 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      if (!LLVMIsACallInst(i) || zy_activity_allocation(i) != ZY_ALLOC_REALLOC)
+        continue;
+      LLVMValueRef p = LLVMGetOperand(i, 0);
+      if (!LLVMIsAConstantPointerNull(p) && from_argument(p, 0))
+        return 1;
+    }
+  return 0;
+}
+
+/* A call of a function that reallocs memory its caller passes it: the
+ * callee's reverse sweep moves the adjoints back into the old block's
+ * shadow and frees it, as realloc freed the block.  That is right when
+ * the old block comes from outside the differentiation (an argument of
+ * this function, or memory an argument reaches), once; a block of this
+ * function's own (its local, its heap memory, an earlier such call's
+ * result) is still needed by this function's reverse sweep, or by the
+ * reverse of the call that reallocated it before, after the callee freed
+ * its shadow: the gradient read freed memory (garbage, silently). */
+static int check_realloc_call(ZyGen *g, LLVMValueRef call, int *seen) {
+  if (!reallocs_argument_memory(LLVMGetCalledValue(call)))
+    return 0;
+  int outside = !zy_loop_of(g, LLVMGetInstructionParent(call)) && !*seen;
+  for (unsigned k = 0; outside && k < LLVMGetNumArgOperands(call); k++) {
+    LLVMValueRef a = LLVMGetOperand(call, k);
+    outside = !zy_activity_shadowed(g->act, a) || from_argument(a, 0);
+  }
+  *seen = 1;
+  if (outside)
+    return 0;
+  return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                      "realloc in the function given to __enzyme_autodiff "
+                      "itself, or allocate the final size before the call",
+                      "a call of '%s', which reallocs memory its caller "
+                      "passes it, with memory of this function's own, "
+                      "more than once or in a loop: the callee's reverse "
+                      "sweep would free the old block's shadow before this "
+                      "function's reverse sweep is done with it",
+                      LLVMGetValueName(LLVMGetCalledValue(call)));
+}
+
 /* Calls that may receive shadowed pointers: the ones the memory rules
  * know, and ones that cannot write through their arguments. */
 static int call_takes_shadowed(LLVMValueRef call) {
@@ -294,9 +366,33 @@ static int int_from_shadowed_pointer(ZyGen *g, LLVMValueRef v, int depth) {
   return 0;
 }
 
+/* A pointer made from an integer that is not the bits of a shadowed
+ * pointer (plus or minus an offset), while the function uses shadows: its
+ * shadow cannot be built, and the derivatives through it would be lost.
+ * Reverse mode (check_memory) and forward mode (tangent.c) refuse it. */
+int zy_check_int_to_ptr(ZyGen *g, LLVMValueRef i) {
+  LLVMValueRef v = LLVMGetOperand(i, 0);
+  if (zy_activity_shadowed(g->act, v))
+    return 0;
+  if (int_from_shadowed_pointer(g, v, 0))
+    return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                        "use pointer arithmetic (or only + and - on the "
+                        "integer)",
+                        "a pointer is rebuilt from integer arithmetic "
+                        "Zymase cannot mirror on its shadow");
+  if (!LLVMIsAConstant(v) && uses_shadows(g))
+    return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
+                        "pass the memory as a pointer, with enzyme_const "
+                        "if it carries no derivatives",
+                        "a pointer made from an integer may reach memory "
+                        "with derivatives");
+  return 0;
+}
+
 /* Memory operations on shadowed pointers that the sweeps know
  * how to mirror on the shadows. */
 static int check_memory(ZyGen *g) {
+  int realloc_calls = 0;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->primal); bb;
        bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
@@ -311,7 +407,8 @@ static int check_memory(ZyGen *g) {
                               "a pointer to memory that has a shadow is "
                               "stored to memory that has none");
         if (!zy_activity_shadowed(g->act, p) ||
-            zy_type_differentiable(LLVMTypeOf(v)) || sv || is_null(v))
+            zy_type_differentiable(LLVMTypeOf(v)) || sv || is_null(v) ||
+            LLVMIsAFunction(v)) /* its shadow: itself (shadow.c) */
           continue;
         if (LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMPointerTypeKind &&
             !zy_activity_unshadowed_slot(g->act, p))
@@ -337,6 +434,8 @@ static int check_memory(ZyGen *g) {
                               "supported yet");
       } else if (op == LLVMCall) {
         LLVMValueRef callee = LLVMGetCalledValue(i);
+        if (check_realloc_call(g, i, &realloc_calls))
+          return -1;
         if ((call_takes_shadowed(i) &&
              zy_activity_allocation(i) != ZY_ALLOC_REALLOC) ||
             zy_mpi_row(callee) || /* zy_mpi_check */
@@ -399,23 +498,8 @@ static int check_memory(ZyGen *g) {
                             "(an integer load of memory with a shadow, "
                             "reinterpreted as a float); this is not "
                             "supported yet");
-      } else if (op == LLVMIntToPtr &&
-                 !zy_activity_shadowed(g->act, LLVMGetOperand(i, 0)) &&
-                 int_from_shadowed_pointer(g, LLVMGetOperand(i, 0), 0)) {
-        return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
-                            "use pointer arithmetic (or only + and - on the "
-                            "integer)",
-                            "a pointer is rebuilt from integer arithmetic "
-                            "Zymase cannot mirror on its shadow");
-      } else if (op == LLVMIntToPtr &&
-                 !zy_activity_shadowed(g->act, LLVMGetOperand(i, 0)) &&
-                 !LLVMIsAConstant(LLVMGetOperand(i, 0)) &&
-                 uses_shadows(g)) {
-        return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,
-                            "pass the memory as a pointer, with enzyme_const "
-                            "if it carries no derivatives",
-                            "a pointer made from an integer may reach memory "
-                            "with derivatives");
+      } else if (op == LLVMIntToPtr && zy_check_int_to_ptr(g, i)) {
+        return -1;
       } else if ((op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg) &&
                  check_atomic(g, i)) {
         return -1;

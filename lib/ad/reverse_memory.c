@@ -311,7 +311,9 @@ static int reverse_memcpy(ZyGen *g, LLVMValueRef call) {
   }
   LLVMValueRef ss = zy_shadow_lookup(g, s);
   long long bytes = LLVMIsAConstantInt(n) ? LLVMConstIntGetSExtValue(n) : -1;
-  if (bytes >= 0 && bytes <= 4096) {
+  /* (the bytes copy_layout failed on: floats only then, whole elements) */
+  long long laid_out = bytes >= 0 && bytes <= 4096 ? bytes : -1;
+  if (laid_out >= 0) {
     ZyTy *kinds = calloc(bytes + 1, sizeof *kinds);
     int err = copy_layout(g, d, s, bytes, kinds);
     if (!err) {
@@ -333,7 +335,9 @@ static int reverse_memcpy(ZyGen *g, LLVMValueRef call) {
     free(kinds);
     if (!err)
       return 0;
-  } else {
+  }
+  { /* unknown bytes (an array indexed by a variable, whose types are known
+     * at offset 0 only), or a copy too large to lay out: one type for all */
     long long lim = bytes >= 0 ? bytes : (1LL << 62);
     ZyTy t = zy_uniform_type(g, d, lim);
     ZyTy ts = zy_uniform_type(g, s, lim);
@@ -343,13 +347,14 @@ static int reverse_memcpy(ZyGen *g, LLVMValueRef call) {
       t = ZY_TY_ANYTHING;
     if (t == ZY_TY_UNKNOWN && zy_opt_loose_types())
       t = ZY_TY_DOUBLE;
-    if (zy_ty_is_float(t)) {
+    if (zy_ty_is_float(t) &&
+        (laid_out < 0 || laid_out % zy_ty_size(t) == 0)) {
       LLVMValueRef fn = move_helper(g, zy_ty_llvm(g, t));
       LLVMValueRef args[3] = {sd, ss, zy_lookup(g, n)};
       LLVMBuildCall2(g->b, LLVMGlobalGetValueType(fn), fn, args, 3, "");
       return 0;
     }
-    if (t == ZY_TY_PTR || t == ZY_TY_INT)
+    if ((t == ZY_TY_PTR || t == ZY_TY_INT) && laid_out < 0)
       return 0;
   }
   return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED,

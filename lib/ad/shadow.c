@@ -114,6 +114,8 @@ static LLVMValueRef mirror(ZyGen *g, LLVMValueRef c) {
 
 /* The shadow of a constant pointer: a global, or a GEP or cast of one. */
 static LLVMValueRef constant_shadow(ZyGen *g, LLVMValueRef c) {
+  if (LLVMIsAFunction(c)) /* as in a table of pointers (mirror) */
+    return c;
   if (LLVMIsAGlobalVariable(c))
     return global_shadow(g, c);
   if (!LLVMIsAConstantExpr(c))
@@ -207,21 +209,25 @@ static void store_fields(ZyGen *g, LLVMTypeRef t, LLVMValueRef sv,
 
 /* A pointer stored to shadowed memory: its shadow goes to the shadow;
  * an aggregate's pointers likewise. */
-static void store_pointer(ZyGen *g, LLVMValueRef st) {
+static int store_pointer(ZyGen *g, LLVMValueRef st) {
   LLVMValueRef v = LLVMGetOperand(st, 0), p = LLVMGetOperand(st, 1);
   int agg = is_aggregate(v) && zy_activity_shadowed(g->act, v);
   if ((LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMPointerTypeKind && !agg) ||
       !zy_activity_shadowed(g->act, p) ||
       zy_activity_unshadowed_slot(g->act, p))
-    return;
+    return 0;
   LLVMValueRef sv = shadow_of(g, v), sp = shadow_of(g, p);
-  ZY_ASSERT(sv && sp); /* check_memory refused the other cases */
+  if (!sv || !sp) /* (check.c refuses these for gradients) */
+    return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
+                        "a pointer without a shadow is stored to memory "
+                        "that has one");
   if (!agg) {
     LLVMBuildStore(g->b, sv, sp);
-    return;
+    return 0;
   }
   unsigned idx[8];
   store_fields(g, LLVMTypeOf(v), sv, sp, LLVMTypeOf(v), idx, 0);
+  return 0;
 }
 
 /* memcpy/memmove of pointers between shadowed memories copies the shadow
@@ -404,10 +410,8 @@ static int dropped_argument(LLVMValueRef i) {
 int zy_shadow_forward(ZyGen *g, LLVMValueRef i) {
   LLVMValueRef c = zy_map_get(&g->vmap, i);
   LLVMOpcode op = LLVMGetInstructionOpcode(i);
-  if (op == LLVMStore) {
-    store_pointer(g, i);
-    return 0;
-  }
+  if (op == LLVMStore)
+    return store_pointer(g, i);
   if (op == LLVMCall && zy_is_memalign(i) &&
       zy_activity_shadowed(g->act, LLVMGetOperand(i, 0))) {
     shadow_memalign(g, i, c);
@@ -503,7 +507,7 @@ int zy_shadow_forward(ZyGen *g, LLVMValueRef i) {
       return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
                           "a pointer without a shadow is put in an "
                           "aggregate with pointers that have one");
-    if (!sa || (!sv && LLVMIsAConstant(v)))
+    if (!sa) /* (a field without pointers: null in the shadow) */
       return ZY_GEN_ERROR(g, ZY_ERR_UNSUPPORTED, NULL,
                           "cannot build the shadow of this aggregate");
     s = LLVMInstructionClone(c);

@@ -283,6 +283,8 @@ static int visit_lane(ZyGen *g, LLVMValueRef i, ZyVec *phis) {
   if (op == LLVMInvoke || op == LLVMCallBr)
     return refuse(g, "an invoke (a call that may throw); compile with "
                      "-fno-exceptions");
+  if (op == LLVMIntToPtr && zy_check_int_to_ptr(g, i))
+    return -1;
   LLVMValueRef c = zy_tangent_copy(g, i);
   if (op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg)
     return atomic_rmw(g, i, c);
@@ -291,7 +293,11 @@ static int visit_lane(ZyGen *g, LLVMValueRef i, ZyVec *phis) {
       return -1;
     return zy_shadow_forward(g, i);
   }
-  if (LLVMGetTypeKind(t) == LLVMPointerTypeKind)
+  /* (a pointer's bits in an integer, ptrtoint and + or - an offset: the
+   * same on the shadow's bits, as in reverse mode) */
+  if (LLVMGetTypeKind(t) == LLVMPointerTypeKind ||
+      (LLVMGetTypeKind(t) == LLVMIntegerTypeKind &&
+       zy_activity_shadowed(g->act, i)))
     return zy_shadow_forward(g, i);
   int agg = pointer_aggregate(g, i);
   if (!agg && (!diff || !zy_activity_active(g->act, i)))
