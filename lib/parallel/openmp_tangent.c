@@ -93,25 +93,54 @@ static int carries(ZyGen *g, LLVMValueRef a) {
 
 /* Whether region body `body` is one that a gradient forks
  * (openmp_sweeps.c names them `<augmented forward>.omp.fwd` and
- * `<reverse>.omp.rev`): their per-thread tapes travel in a table through
- * struct results and memory the tangent sweep gives no shadows. */
+ * `<reverse>.omp.rev`). */
 static int gradient_region(LLVMValueRef body) {
   const char *name = LLVMGetValueName(body);
   return strstr(name, ".omp.fwd") || strstr(name, ".omp.rev");
+}
+
+/* Whether `f`, or a function it calls (to a depth of 6), takes an OpenMP
+ * lock: a critical section (a max or min reduction's combine among them)
+ * or omp_set_lock. */
+static int takes_lock(LLVMValueRef f, int depth) {
+  if (!f || !LLVMIsAFunction(f) || LLVMIsDeclaration(f) || depth > 6)
+    return 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      if (!LLVMIsACallInst(i))
+        continue;
+      /* the callee, and functions passed (a fork's outlined body) */
+      for (int o = LLVMGetNumOperands(i) - 1; o >= 0; o--) {
+        LLVMValueRef c = LLVMGetOperand(i, o);
+        if (!c || !LLVMIsAFunction(c) || c == f)
+          continue;
+        const char *name = LLVMGetValueName(c);
+        if (!strncmp(name, "__kmpc_critical", 15) ||
+            !strcmp(name, "omp_set_lock") || takes_lock(c, depth + 1))
+          return 1;
+      }
+    }
+  return 0;
 }
 
 int zy_omp_tangent_region(ZyGen *g, LLVMValueRef call) {
   if (g->lane > 0)
     return 0; /* the first lane forked the region for every lane */
   LLVMValueRef body = LLVMGetCalledValue(call), loc = zy_omp_region_loc(call);
-  if (gradient_region(body))
+  /* Forward over reverse: the gradient's region wrappers are forked like
+   * any region (their tapes' structs have shadows); but not where the
+   * gradient's region takes a lock, whose tangent deadlocks with two
+   * threads or more. */
+  if (gradient_region(body) && takes_lock(body, 0))
     return ZY_GEN_ERROR(
         g, ZY_ERR_UNSUPPORTED,
         "take the Hessian-vector product as reverse over forward "
         "(__enzyme_autodiff of a function calling __enzyme_fwddiff)",
-        "forward mode over the gradient of an OpenMP parallel region "
-        "(forward over reverse) is not supported yet: the region's "
-        "per-thread tapes would need tangents");
+        "forward mode over the gradient of an OpenMP parallel region with "
+        "a critical section, a lock or a max/min reduction (forward over "
+        "reverse) is not supported yet");
   unsigned n = LLVMGetNumArgOperands(call), w = g->lanes ? g->width : 1;
   LLVMValueRef *args = calloc((size_t)n * (w + 1) + 1, sizeof *args);
   ZySig sig = {.width = g->lanes ? g->width : 0};

@@ -2,9 +2,11 @@
 // OpenMP code is a located error naming the construct: a task, an atomic
 // update other than an add or subtract (`*=`: clang's compare-and-swap
 // loop on the float's bits), an atomic capture whose old value has a
-// derivative, and forward over reverse through a parallel region (the
-// gradient's per-thread tapes have no tangents; reverse over forward
-// gives the Hessian-vector product: integration/fwd-openmp.c).
+// derivative, and forward over reverse through a parallel region that
+// takes a lock (a max reduction's critical section: its tangent
+// deadlocked at 2 threads; other regions work,
+// integration/fwd-openmp-hessian.c, and reverse over forward gives the
+// Hessian-vector product: integration/fwd-openmp.c).
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 // REQUIRES: openmp
 // RUN: %not %clang -fopenmp -O0 -g -c %s -o /dev/null 2>&1 | %FileCheck %s --implicit-check-not=PLEASE --implicit-check-not='internal error'
@@ -65,16 +67,16 @@ double dcapture(double *x, double *dx, int n) {
 }
 
 double red(double *x, int n) {
-  double s = 0;
-#pragma omp parallel for reduction(+ : s)
+  double s = -1e300;
+#pragma omp parallel for reduction(max : s)
   for (int i = 0; i < n; i++)
-    s += x[i] * x[i];
+    s = fmax(s, x[i] * x[i]);
   return s * s;
 }
 void grad(double *x, double *g, int n) {
   __enzyme_autodiff_void((void *)red, enzyme_dup, x, g, enzyme_const, n);
 }
-// CHECK: error: [zymase:unsupported] cannot differentiate '__zymase_grad.red.{{.*}}': forward mode over the gradient of an OpenMP parallel region (forward over reverse) is not supported yet
+// CHECK: error: [zymase:unsupported] cannot differentiate '__zymase_grad.red.{{.*}}': forward mode over the gradient of an OpenMP parallel region with a critical section, a lock or a max/min reduction (forward over reverse) is not supported yet
 // CHECK-NEXT: instruction: {{.*}}.omp.fwd
 // CHECK-NEXT: hint: take the Hessian-vector product as reverse over forward
 // CHECK: 4 errors generated
