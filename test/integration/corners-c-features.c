@@ -382,36 +382,7 @@ double phiptr(double *x) {
   return s;
 }
 
-typedef double (*Obj)(double *);
-static void check(const char *name, Obj f, double (*grad)(double *, double *),
-                  double (*tangent)(double *, double *), const double *x) {
-  double g[N] = {0}, v[N], xs[N], want = 0;
-  char what[96];
-  memcpy(xs, x, sizeof xs);
-  grad(xs, g);
-  for (int i = 0; i < N; i++) {
-    v[i] = 0.6 - 0.2 * i;
-    double fd = ZY_DIFF(t, x[i], ({
-                          memcpy(xs, x, sizeof xs);
-                          xs[i] = t;
-                          f(xs);
-                        }));
-    want += fd * v[i];
-    snprintf(what, sizeof what, "%s gradient[%d]", name, i);
-    zy_check_close(what, g[i], fd, 1e-8);
-  }
-  memcpy(xs, x, sizeof xs);
-  snprintf(what, sizeof what, "%s tangent", name);
-  zy_check_close(what, tangent(xs, v), want, 1e-8);
-}
-
-#define MODES(f)                                                               \
-  static double grad_##f(double *x, double *g) {                               \
-    return __enzyme_autodiff((void *)f, enzyme_dup, x, g);                     \
-  }                                                                            \
-  static double tan_##f(double *x, double *v) {                                \
-    return __enzyme_fwddiff((void *)f, enzyme_dup, x, v);                      \
-  }
+#include "check-modes.h"
 MODES(u_di)
 MODES(u_up)
 MODES(small_val)
