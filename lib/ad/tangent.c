@@ -24,8 +24,8 @@ LLVMValueRef zy_tangent_or_null(ZyGen *g, LLVMValueRef v) {
   LLVMTypeRef t = LLVMTypeOf(v);
   if (LLVMGetTypeKind(t) == LLVMPointerTypeKind)
     return zy_activity_shadowed(g->act, v) ? zy_shadow_forward_of(g, v) : NULL;
-  if (LLVMIsAConstant(v) && LLVMGetTypeKind(t) != LLVMVectorTypeKind &&
-      zy_type_holds_pointer(t)) /* its pointers' shadows, zero floats */
+  if (LLVMIsAConstant(v) &&
+      zy_type_pointer_aggregate(t)) /* its pointers' shadows, zero floats */
     return zy_shadow_forward_of(g, v);
   return zy_map_get(&g->tangent, v);
 }
@@ -143,9 +143,7 @@ static LLVMValueRef moved(ZyGen *g, LLVMValueRef i) {
 /* A shadowed aggregate holding pointers (forward activity): its tangent
  * holds its pointers' shadows (and its floats' tangents). */
 static int pointer_aggregate(ZyGen *g, LLVMValueRef i) {
-  LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(i));
-  return (k == LLVMStructTypeKind || k == LLVMArrayTypeKind) &&
-         zy_type_holds_pointer(LLVMTypeOf(i)) &&
+  return zy_type_pointer_aggregate(LLVMTypeOf(i)) &&
          zy_activity_shadowed(g->act, i);
 }
 

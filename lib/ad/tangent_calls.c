@@ -269,8 +269,7 @@ static int twin_call(ZyGen *g, LLVMValueRef call, LLVMValueRef f) {
       zy_type_differentiable(rt) && zy_activity_active(g->act, call);
   /* a pointer, or an aggregate holding pointers (an augmented function's
    * {result, tape}), with a shadow: the shadow (aggregate) comes back */
-  int agg = LLVMGetTypeKind(rt) != LLVMPointerTypeKind &&
-            zy_type_holds_pointer(rt) && zy_activity_shadowed(g->act, call);
+  int agg = zy_type_pointer_aggregate(rt) && zy_activity_shadowed(g->act, call);
   sig.dup_ret = (LLVMGetTypeKind(rt) == LLVMPointerTypeKind || agg) &&
                 zy_activity_shadowed(g->act, call);
   ZyTT *seeds = zy_call_seeds(g, call);

@@ -68,11 +68,14 @@ int zy_type_holds_pointer(LLVMTypeRef t) {
   }
 }
 
-/* A struct or an array with a pointer in it. */
-static int is_pointer_aggregate(LLVMValueRef v) {
-  LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(v));
+int zy_type_pointer_aggregate(LLVMTypeRef t) {
+  LLVMTypeKind k = LLVMGetTypeKind(t);
   return (k == LLVMStructTypeKind || k == LLVMArrayTypeKind) &&
-         zy_type_holds_pointer(LLVMTypeOf(v));
+         zy_type_holds_pointer(t);
+}
+
+static int is_pointer_aggregate(LLVMValueRef v) {
+  return zy_type_pointer_aggregate(LLVMTypeOf(v));
 }
 
 int zy_activity_inactive_global(LLVMValueRef gv) {

@@ -86,5 +86,7 @@ int zy_activity_writes_shadowed_global(ZyActivity *a, LLVMValueRef fn);
 int zy_type_differentiable(LLVMTypeRef t);
 /* Whether type `t` is or holds (in a struct or an array) a pointer. */
 int zy_type_holds_pointer(LLVMTypeRef t);
+/* Whether `t` is a struct or an array holding a pointer. */
+int zy_type_pointer_aggregate(LLVMTypeRef t);
 
 #endif
